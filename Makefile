@@ -1,0 +1,107 @@
+# bcastgen: build, test, install. See README.md.
+#
+# Settings; config.mak may override any of them. No trailing comments on
+# assignments: make keeps the spaces before '#' in the value.
+O = build
+PREFIX = /usr/local
+CC = cc
+CFLAGS = -O2 -g
+LDFLAGS =
+LUA_CFLAGS = $(shell pkg-config --cflags lua5.4)
+LUA_LIBS = $(shell pkg-config --libs lua5.4)
+PROVE_FLAGS =
+# Debian packages that the build, the tests and the demo need.
+DEPS = gcc make pkg-config liblua5.4-dev perl python3-numpy
+-include config.mak
+
+WARN = -Wall -Wextra -Wpedantic -Wshadow -Wmissing-prototypes -Wstrict-prototypes
+ALL_CFLAGS = -std=c99 $(WARN) -Igen -I$(O) $(LUA_CFLAGS) $(CFLAGS)
+
+GEN_SRCS = gen/main.c gen/util.c gen/shape.c gen/bcast.c gen/lhost.c gen/model.c
+CORE_OBJS = $(O)/obj/gen/util.o $(O)/obj/gen/shape.o $(O)/obj/gen/bcast.o
+GEN_OBJS = $(GEN_SRCS:%.c=$(O)/obj/%.o) $(O)/obj/embedded.o
+EMBEDDED = gen/tmpl.lua $(wildcard templates/*.lt)
+UNIT_SRCS = $(wildcard tests/t0*.c)
+UNIT_TESTS = $(UNIT_SRCS:%.c=$(O)/%)
+
+ifneq ($(V),1)
+QUIET_CC = @echo '   CC     ' $@;
+QUIET_LINK = @echo '   LINK   ' $@;
+QUIET_GEN = @echo '   GEN    ' $@;
+endif
+
+.DELETE_ON_ERROR:
+.SECONDARY:
+.SUFFIXES:
+.PHONY: all check test demo deps regen install uninstall clean FORCE
+
+all: $(O)/bcastgen
+
+# Rebuild everything when the flags change.
+$(O)/CFLAGS: FORCE
+	@mkdir -p $(@D)
+	@echo '$(CC) $(ALL_CFLAGS) $(LDFLAGS) $(LUA_LIBS)' >$@.new; \
+	if cmp -s $@.new $@; then rm $@.new; else mv $@.new $@; fi
+
+$(O)/obj/%.o: %.c $(O)/CFLAGS
+	@mkdir -p $(@D)
+	$(QUIET_CC)$(CC) $(ALL_CFLAGS) -MMD -MP -c -o $@ $<
+
+$(O)/embedded.c: $(EMBEDDED) gen/embed.sh
+	@mkdir -p $(@D)
+	$(QUIET_GEN)sh gen/embed.sh $(EMBEDDED) >$@
+
+$(O)/obj/embedded.o: $(O)/embedded.c $(O)/CFLAGS
+	@mkdir -p $(@D)
+	$(QUIET_CC)$(CC) $(ALL_CFLAGS) -c -o $@ $<
+
+$(O)/bcastgen: $(GEN_OBJS)
+	$(QUIET_LINK)$(CC) $(LDFLAGS) -o $@ $(GEN_OBJS) $(LUA_LIBS)
+
+$(O)/tests/%: $(O)/obj/tests/%.o $(CORE_OBJS)
+	@mkdir -p $(@D)
+	$(QUIET_LINK)$(CC) $(LDFLAGS) -o $@ $< $(CORE_OBJS)
+
+-include $(GEN_OBJS:.o=.d) $(UNIT_SRCS:%.c=$(O)/obj/%.d)
+
+# Install what is missing from Debian; as non-root, say what to install.
+deps:
+	@missing=; for p in $(DEPS); do \
+		dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q ' installed$$' || \
+			missing="$$missing $$p"; \
+	done; \
+	[ -z "$$missing" ] && exit 0; \
+	if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+		echo "deps: installing$$missing"; \
+		apt-get update -qq && \
+		DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing >/dev/null; \
+	else \
+		echo "bcastgen needs these Debian packages:$$missing"; \
+		echo "install them with: sudo apt-get install -y$$missing"; \
+		exit 1; \
+	fi
+
+# The README's two commands: each installs what it needs first, then runs
+# a fresh make so that pkg-config sees the packages just installed.
+check: deps
+	@$(MAKE) --no-print-directory test
+
+demo: deps
+	@$(MAKE) --no-print-directory $(O)/bcastgen
+	sh examples/demo.sh $(O)/bcastgen
+
+test: $(O)/bcastgen $(UNIT_TESTS)
+	GEN=$(O)/bcastgen prove --exec '' $(PROVE_FLAGS) tests/*.t $(UNIT_TESTS)
+
+# Rewrite the golden files from the current binary; review with git diff.
+regen: $(O)/bcastgen
+	GEN=$(O)/bcastgen sh tests/regen.sh
+
+install: $(O)/bcastgen
+	install -D -m 755 $(O)/bcastgen $(DESTDIR)$(PREFIX)/bin/bcastgen
+
+uninstall:
+	rm -f $(DESTDIR)$(PREFIX)/bin/bcastgen
+
+clean:
+	rm -rf $(O)

@@ -1,0 +1,397 @@
+/*
+** bcast.c: resolve the broadcasting of operand shapes.
+**
+** The NumPy rule, from NumPy's documentation:
+**
+**   "When operating on two arrays, NumPy compares their shapes
+**   element-wise. It starts with the trailing (i.e. rightmost) dimension
+**   and works its way left. Two dimensions are compatible when
+**     1. they are equal, or
+**     2. one of them is 1."
+**
+** A missing dimension counts as 1, and the result takes the larger size
+** (a 0 paired with a 1 gives 0). Paddle's elementwise axis instead puts
+** the lower-rank operand, its trailing 1s dropped, at dimension AXIS of
+** the other and pads it with 1s on both sides; the comparison that
+** follows is the same. Both are described in DESIGN.md.
+*/
+#include <string.h>
+
+#include "bcast.h"
+
+/* Align every operand at its last dimension, prepending 1s. */
+static void
+align_right(struct bcast *b)
+{
+	b->rank = 0;
+	for (int i = 0; i < b->nops; i++)
+		if (b->ops[i].shape.rank > b->rank)
+			b->rank = b->ops[i].shape.rank;
+	for (int i = 0; i < b->nops; i++) {
+		const struct shape *s = &b->ops[i].shape;
+		struct bcast_operand *o = &b->op[i];
+
+		o->pad = b->rank - s->rank;
+		o->trimmed = 0;
+		for (int d = 0; d < b->rank; d++)
+			o->dim[d] = d < o->pad ? 1 : s->dim[d - o->pad];
+	}
+}
+
+/* Return the rank of S once its trailing 1s are dropped. */
+static int
+trimmed_rank(const struct shape *s)
+{
+	int r = s->rank;
+
+	while (r > 0 && s->dim[r - 1] == 1)
+		r--;
+	return r;
+}
+
+/*
+** Fill DIM[0..RANK) with operand SMALL's sizes placed at AXIS of a shape
+** of rank RANK: 1s before, its sizes without trailing 1s, 1s after.
+** Assumes 0 <= AXIS <= RANK - trimmed_rank(SMALL).
+*/
+static void
+place_at_axis(uint64_t *dim, int rank, const struct shape *small, int axis)
+{
+	int n = trimmed_rank(small);
+
+	for (int d = 0; d < rank; d++)
+		dim[d] = d >= axis && d < axis + n ? small->dim[d - axis] : 1;
+}
+
+/* Return 1 if sizes A and B broadcast in every one of RANK dims. */
+static int
+dims_broadcast(const uint64_t *a, const uint64_t *b, int rank)
+{
+	for (int d = 0; d < rank; d++)
+		if (a[d] != b[d] && a[d] != 1 && b[d] != 1)
+			return 0;
+	return 1;
+}
+
+/* Return 1 if operand I has a size of its own in dimension D. */
+static int
+has_dim(const struct bcast *b, int i, int d)
+{
+	const struct bcast_operand *o = &b->op[i];
+	int own = b->ops[i].shape.rank - o->trimmed;
+
+	return d >= o->pad && d < o->pad + own;
+}
+
+/* Set each operand's rule in dimension D against result size R. */
+static void
+set_rules(struct bcast *b, int d, uint64_t r)
+{
+	for (int i = 0; i < b->nops; i++) {
+		struct bcast_operand *o = &b->op[i];
+
+		if (!has_dim(b, i, d))
+			o->rule[d] = BC_MISSING;
+		else if (o->dim[d] == r)
+			o->rule[d] = BC_EQUAL;
+		else if (o->dim[d] == 1)
+			o->rule[d] = BC_STRETCH;
+		else
+			o->rule[d] = BC_MISMATCH;
+	}
+}
+
+/*
+** Compare the aligned sizes from the last dimension to the first, as the
+** rule says, and fill the result shape and the rules. Stop at the first
+** dimension that does not broadcast and record it as the error.
+*/
+static void
+compare(struct bcast *b)
+{
+	for (int d = b->rank - 1; d >= 0; d--) {
+		uint64_t r = 1;
+		int who = -1;
+
+		for (int i = 0; i < b->nops; i++) {
+			uint64_t s = b->op[i].dim[d];
+
+			if (s == 1 || s == r)
+				continue;
+			if (who < 0) {
+				r = s;
+				who = i;
+				continue;
+			}
+			b->err = BC_ERR_MISMATCH;
+			b->err_dim = d;
+			b->err_a = who;
+			b->err_b = i;
+			set_rules(b, d, r);
+			return;
+		}
+		b->dim[d] = r;
+		set_rules(b, d, r);
+	}
+}
+
+/*
+** Set the element strides of each operand within the result: the
+** distance between neighbours along each dimension, 0 where stretched.
+*/
+static void
+set_strides(struct bcast *b)
+{
+	for (int i = 0; i < b->nops; i++) {
+		struct bcast_operand *o = &b->op[i];
+		uint64_t acc = 1;
+
+		for (int d = b->rank - 1; d >= 0; d--) {
+			o->stride[d] = o->dim[d] == 1 && b->dim[d] != 1 ? 0 : (int64_t)acc;
+			acc *= o->dim[d];
+		}
+	}
+}
+
+/*
+** Resolve the axis mode for B's two operands. Sets the alignment, or
+** BC_ERR_AXIS when AXIS is out of range.
+*/
+static void
+align_axis(struct bcast *b, int axis)
+{
+	const struct shape *x = &b->ops[0].shape, *y = &b->ops[1].shape;
+	int big, small, hi;
+
+	if (shape_equal(x, y) || axis == BCAST_NUMPY_AXIS) {
+		b->mode = shape_equal(x, y) ? BC_AXIS_IDENTICAL : BC_NUMPY;
+		align_right(b);
+		return;
+	}
+	if (x->rank == y->rank) {
+		if (axis != 0) {
+			b->err = BC_ERR_AXIS;
+			b->axis_lo = b->axis_hi = 0;
+			return;
+		}
+		b->mode = BC_AXIS_EQUAL_RANK;
+		align_right(b);
+		return;
+	}
+	big = x->rank > y->rank ? 0 : 1;
+	small = 1 - big;
+	b->small = small;
+	b->op[small].trimmed = b->ops[small].shape.rank - trimmed_rank(&b->ops[small].shape);
+	hi = b->ops[big].shape.rank - trimmed_rank(&b->ops[small].shape);
+	if (axis < 0 || axis > hi) {
+		b->err = BC_ERR_AXIS;
+		b->axis_lo = 0;
+		b->axis_hi = hi;
+		return;
+	}
+	b->mode = BC_AXIS_PLACED;
+	b->rank = b->ops[big].shape.rank;
+	b->op[big].pad = 0;
+	memcpy(b->op[big].dim, b->ops[big].shape.dim, (size_t)b->rank * sizeof(uint64_t));
+	b->op[small].pad = axis;
+	place_at_axis(b->op[small].dim, b->rank, &b->ops[small].shape, axis);
+}
+
+/*
+** After a mismatch in axis mode, list the axis values that would have
+** worked, -1 (the NumPy rule) last.
+*/
+static void
+find_working_axes(struct bcast *b)
+{
+	const struct shape *big = &b->ops[1 - b->small].shape;
+	const struct shape *small = &b->ops[b->small].shape;
+	uint64_t dim[SHAPE_MAX_RANK];
+	int hi = big->rank - trimmed_rank(small);
+
+	b->naxis_ok = 0;
+	for (int a = 0; a <= hi; a++) {
+		place_at_axis(dim, big->rank, small, a);
+		if (dims_broadcast(dim, big->dim, big->rank))
+			b->axis_ok[b->naxis_ok++] = a;
+	}
+	for (int d = 0; d < big->rank; d++)
+		dim[d] = d < big->rank - small->rank ? 1 : small->dim[d - (big->rank - small->rank)];
+	if (dims_broadcast(dim, big->dim, big->rank))
+		b->axis_ok[b->naxis_ok++] = BCAST_NUMPY_AXIS;
+}
+
+/*
+** Resolve the broadcasting of OPS[0..NOPS) into B: by the NumPy rule, or
+** with AXIS_MODE set, by Paddle's elementwise AXIS for exactly two
+** operands. On failure B->err says why and the fields it names are set;
+** the rules are set for every dimension compared before the failure.
+** Assumes 1 <= NOPS <= BCAST_MAX_OPERANDS and OPS outlives B.
+*/
+void
+bcast_resolve(struct bcast *b, const struct operand *ops, int nops,
+              int axis_mode, int axis)
+{
+	memset(b, 0, sizeof *b);
+	b->ops = ops;
+	b->nops = nops;
+	b->axis_mode = axis_mode;
+	b->axis = axis_mode ? axis : BCAST_NUMPY_AXIS;
+	b->mode = BC_NUMPY;
+	if (!axis_mode) {
+		align_right(b);
+	} else if (nops != 2) {
+		b->err = BC_ERR_OPERANDS;
+		return;
+	} else {
+		align_axis(b, axis);
+		if (b->err)
+			return;
+	}
+	compare(b);
+	if (b->err) {
+		if (b->mode == BC_AXIS_PLACED)
+			find_working_axes(b);
+		return;
+	}
+	if (!shape_count_fits(b->dim, b->rank)) {
+		b->err = BC_ERR_TOO_BIG;
+		return;
+	}
+	set_strides(b);
+}
+
+/* Copy B's result shape into S. Assumes B resolved without error. */
+void
+bcast_result_shape(const struct bcast *b, struct shape *s)
+{
+	s->rank = b->rank;
+	memcpy(s->dim, b->dim, (size_t)b->rank * sizeof(uint64_t));
+}
+
+const char *
+bcast_rule_name(enum bcast_rule r)
+{
+	static const char *const names[] = {"equal", "stretch", "missing", "mismatch"};
+
+	return names[r];
+}
+
+const char *
+bcast_mode_name(enum bcast_mode m)
+{
+	static const char *const names[] = {"numpy", "identical", "equal_rank", "placed"};
+
+	return names[m];
+}
+
+/* Append "x(2,1,4) y(3,2)": every operand with its shape. */
+static void
+format_operands(struct strbuf *sb, const struct bcast *b, const char *sep)
+{
+	for (int i = 0; i < b->nops; i++) {
+		sb_printf(sb, "%s%s", i ? sep : "", b->ops[i].name);
+		shape_format(sb, &b->ops[i].shape);
+	}
+}
+
+/*
+** Append the aligned shapes as a table, one row per operand, the names
+** right-aligned and the sizes in columns; a dimension an operand does not
+** have is left blank.
+*/
+static void
+format_table(struct strbuf *sb, const struct bcast *b)
+{
+	int namew = 0, colw = 1;
+
+	for (int i = 0; i < b->nops; i++) {
+		int n = (int)strlen(b->ops[i].name);
+
+		namew = n > namew ? n : namew;
+		for (int d = 0; d < b->ops[i].shape.rank; d++) {
+			struct strbuf num = {0};
+
+			sb_printf(&num, "%llu", (unsigned long long)b->ops[i].shape.dim[d]);
+			colw = (int)num.len > colw ? (int)num.len : colw;
+			sb_free(&num);
+		}
+	}
+	for (int i = 0; i < b->nops; i++) {
+		sb_printf(sb, "\n  %*s:", namew + 2, b->ops[i].name);
+		for (int d = 0; d < b->rank; d++) {
+			if (has_dim(b, i, d))
+				sb_printf(sb, " %*llu", colw, (unsigned long long)b->op[i].dim[d]);
+			else
+				sb_printf(sb, " %*s", colw, "");
+		}
+		while (sb->len > 0 && sb->s[sb->len - 1] == ' ')
+			sb->s[--sb->len] = '\0';
+	}
+}
+
+/*
+** Append the message for B's error: what failed, then the aligned shapes,
+** the offending dimension and, in axis mode, the axes that would work.
+** Assumes B->err != BC_OK.
+*/
+void
+bcast_format_error(struct strbuf *sb, const struct bcast *b)
+{
+	switch (b->err) {
+	case BC_OK:
+		break;
+	case BC_ERR_OPERANDS:
+		sb_printf(sb, "--axis needs exactly two operands (x and y), got %d", b->nops);
+		break;
+	case BC_ERR_AXIS:
+		sb_printf(sb, "axis %d is out of range for ", b->axis);
+		format_operands(sb, b, " and ");
+		if (b->ops[0].shape.rank == b->ops[1].shape.rank)
+			sb_add(sb, ", which have the same rank: it must be -1 or 0");
+		else
+			sb_printf(sb, ": it must be -1, or 0 to %d", b->axis_hi);
+		for (int i = 0; i < 2; i++) {
+			const struct shape *s = &b->ops[i].shape;
+
+			if (s->rank < b->ops[1 - i].shape.rank && trimmed_rank(s) < s->rank)
+				sb_printf(sb, " (%s counts as rank %d once its trailing 1s are dropped)",
+				          b->ops[i].name, trimmed_rank(s));
+		}
+		break;
+	case BC_ERR_TOO_BIG:
+		sb_add(sb, "the result of broadcasting ");
+		format_operands(sb, b, " ");
+		sb_printf(sb, " has more elements than the limit %lld",
+		          (long long)SHAPE_MAX_COUNT);
+		break;
+	case BC_ERR_MISMATCH: {
+		const struct bcast_operand *a = &b->op[b->err_a], *c = &b->op[b->err_b];
+
+		sb_add(sb, "operands could not be broadcast together with shapes ");
+		format_operands(sb, b, " ");
+		if (b->mode == BC_AXIS_PLACED) {
+			int s = b->small;
+
+			sb_printf(sb, "\n  %s was placed at axis %d of %s", b->ops[s].name,
+			          b->axis, b->ops[1 - s].name);
+			if (b->op[s].trimmed)
+				sb_printf(sb, " after dropping its %d trailing 1s", b->op[s].trimmed);
+			sb_add(sb, ":");
+		}
+		format_table(sb, b);
+		sb_printf(sb, "\n  dim %d: %s has %llu, %s has %llu "
+		          "(sizes must be equal, or one of them 1)", b->err_dim,
+		          b->ops[b->err_a].name, (unsigned long long)a->dim[b->err_dim],
+		          b->ops[b->err_b].name, (unsigned long long)c->dim[b->err_dim]);
+		if (b->mode == BC_AXIS_PLACED) {
+			if (b->naxis_ok == 0)
+				sb_add(sb, "\n  no axis value works for these shapes");
+			for (int k = 0; k < b->naxis_ok; k++)
+				sb_printf(sb, k ? ", %d" : "\n  axis values that work: %d",
+				          b->axis_ok[k]);
+		}
+		break;
+	}
+	}
+}

@@ -1,0 +1,69 @@
+/*
+** bcast.h: resolve broadcasting by the NumPy rule or Paddle's axis.
+*/
+#ifndef BCAST_H
+#define BCAST_H
+
+#include "shape.h"
+
+#define BCAST_MAX_OPERANDS 32	/* NumPy 1.x's NPY_MAXARGS */
+#define BCAST_NUMPY_AXIS -1	/* --axis -1 and the default: the NumPy rule */
+
+/* How one operand's size in one dimension relates to the result's. */
+enum bcast_rule {
+	BC_EQUAL,		/* the size is the result's size */
+	BC_STRETCH,		/* the size is 1 and is stretched to the result's */
+	BC_MISSING,		/* no such dimension: treated as 1 */
+	BC_MISMATCH		/* neither equal nor 1: the error */
+};
+
+/* How the shapes were aligned. */
+enum bcast_mode {
+	BC_NUMPY,		/* right-aligned (no --axis, or --axis -1) */
+	BC_AXIS_IDENTICAL,	/* --axis with identical shapes: axis ignored */
+	BC_AXIS_EQUAL_RANK,	/* --axis 0 with equal ranks: the NumPy rule */
+	BC_AXIS_PLACED		/* the lower-rank operand placed at the axis */
+};
+
+enum bcast_error {
+	BC_OK,
+	BC_ERR_MISMATCH,	/* sizes in dimension err_dim do not broadcast */
+	BC_ERR_AXIS,		/* axis outside axis_lo..axis_hi (or -1) */
+	BC_ERR_OPERANDS,	/* --axis needs exactly two operands */
+	BC_ERR_TOO_BIG		/* the result has more than SHAPE_MAX_COUNT elements */
+};
+
+struct bcast_operand {
+	int pad;			/* 1s put before the operand's own dims */
+	int trimmed;			/* trailing 1s dropped (axis mode) */
+	uint64_t dim[SHAPE_MAX_RANK];	/* aligned sizes, result rank */
+	int64_t stride[SHAPE_MAX_RANK];	/* element strides; 0 = stretched */
+	enum bcast_rule rule[SHAPE_MAX_RANK];	/* valid for dims checked */
+};
+
+struct bcast {
+	const struct operand *ops;	/* the operands, as given */
+	int nops;			/* how many */
+	enum bcast_mode mode;
+	int axis_mode;			/* --axis was given */
+	int axis;			/* as given, or BCAST_NUMPY_AXIS */
+	int small;			/* BC_AXIS_PLACED: index of the lower-rank operand */
+	int rank;			/* result rank */
+	uint64_t dim[SHAPE_MAX_RANK];	/* result sizes */
+	struct bcast_operand op[BCAST_MAX_OPERANDS];
+	enum bcast_error err;
+	int err_dim;		/* BC_ERR_MISMATCH: the dimension */
+	int err_a, err_b;	/* BC_ERR_MISMATCH: the two operands in conflict */
+	int axis_lo, axis_hi;	/* BC_ERR_AXIS: the valid range besides -1 */
+	int axis_ok[SHAPE_MAX_RANK + 2];	/* axis mode mismatch: axes that work */
+	int naxis_ok;
+};
+
+void bcast_resolve(struct bcast *b, const struct operand *ops, int nops,
+                   int axis_mode, int axis);
+void bcast_result_shape(const struct bcast *b, struct shape *s);
+void bcast_format_error(struct strbuf *sb, const struct bcast *b);
+const char *bcast_rule_name(enum bcast_rule r);
+const char *bcast_mode_name(enum bcast_mode m);
+
+#endif

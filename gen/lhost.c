@@ -1,0 +1,232 @@
+/*
+** lhost.c: a Lua state with only the safe libraries, which compiles
+** templates with gen/tmpl.lua and runs them on a model built in C.
+**
+** Templates come from the binary (embedded at build time) or, with
+** --templates DIR, from DIR. Only _G, string, table, math and utf8 are
+** opened, and each template runs in a fresh environment (tmpl.lua), so a
+** render is a pure function of the model and the template.
+*/
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <lauxlib.h>
+#include <lualib.h>
+
+#include "embedded.h"
+#include "lhost.h"
+
+#define TMPL_KEY "bcastgen.tmpl"	/* registry: the tmpl.lua module */
+#define DIR_KEY "bcastgen.tmpldir"	/* registry: --templates DIR, or nil */
+
+/* The libraries opened, as in linit.c; no io, os, package or debug. */
+static const luaL_Reg libs[] = {
+	{LUA_GNAME, luaopen_base},
+	{LUA_STRLIBNAME, luaopen_string},
+	{LUA_TABLIBNAME, luaopen_table},
+	{LUA_MATHLIBNAME, luaopen_math},
+	{LUA_UTF8LIBNAME, luaopen_utf8},
+	{NULL, NULL}
+};
+
+/* Return the embedded file PATH, or NULL. */
+static const struct embedded *
+find_embedded(const char *path)
+{
+	for (const struct embedded *e = embedded_files; e->path; e++)
+		if (strcmp(e->path, path) == 0)
+			return e;
+	return NULL;
+}
+
+/* Message handler for lua_pcall: make sure the error is a string. */
+static int
+msghandler(lua_State *L)
+{
+	if (!lua_isstring(L, 1))
+		lua_pushfstring(L, "(error object is a %s value)", luaL_typename(L, 1));
+	return 1;
+}
+
+/*
+** Call the function below NARGS arguments on the stack, protected. On
+** success leave one result and return 0; on error print the message,
+** pop it and return -1.
+*/
+static int
+docall(lua_State *L, int nargs)
+{
+	int base = lua_gettop(L) - nargs;
+	int status;
+
+	lua_pushcfunction(L, msghandler);
+	lua_insert(L, base);
+	status = lua_pcall(L, nargs, 1, base);
+	lua_remove(L, base);
+	if (status != LUA_OK) {
+		error("%s", lua_tostring(L, -1));
+		lua_pop(L, 1);
+		return -1;
+	}
+	return 0;
+}
+
+/*
+** Open a Lua state with the safe libraries and gen/tmpl.lua loaded.
+** TMPLDIR, if not NULL, is where templates are read from.
+*/
+lua_State *
+lhost_open(const char *tmpldir)
+{
+	lua_State *L = luaL_newstate();
+	const struct embedded *t = find_embedded("gen/tmpl.lua");
+
+	if (!L)
+		die("cannot create a Lua state: out of memory");
+	for (const luaL_Reg *lib = libs; lib->func; lib++) {
+		luaL_requiref(L, lib->name, lib->func, 1);
+		lua_pop(L, 1);
+	}
+	/* Nothing in the base library may read files or load bytecode. */
+	lua_pushnil(L);
+	lua_setglobal(L, "dofile");
+	lua_pushnil(L);
+	lua_setglobal(L, "loadfile");
+	if (!t || luaL_loadbufferx(L, t->data, t->len, "@gen/tmpl.lua", "t") != LUA_OK
+	    || docall(L, 0) != 0)
+		die("cannot load the template engine");
+	lua_setfield(L, LUA_REGISTRYINDEX, TMPL_KEY);
+	if (tmpldir)
+		lua_pushstring(L, tmpldir);
+	else
+		lua_pushnil(L);
+	lua_setfield(L, LUA_REGISTRYINDEX, DIR_KEY);
+	return L;
+}
+
+void
+lhost_close(lua_State *L)
+{
+	lua_close(L);
+}
+
+/* Read the whole file PATH into SB; return -1 with an error printed. */
+static int
+read_file(const char *path, struct strbuf *sb)
+{
+	FILE *f = fopen(path, "rb");
+	char buf[4096];
+	size_t n;
+
+	if (!f) {
+		error("cannot open template '%s':", path);
+		return -1;
+	}
+	while ((n = fread(buf, 1, sizeof buf, f)) > 0)
+		sb_addn(sb, buf, n);
+	if (ferror(f)) {
+		error("cannot read template '%s':", path);
+		fclose(f);
+		return -1;
+	}
+	fclose(f);
+	if (!sb->s)
+		sb_add(sb, "");
+	return 0;
+}
+
+/*
+** Push the template NAME's source and then its name for messages: the
+** embedded "templates/NAME", or "DIR/NAME" under --templates DIR.
+** Return -1, with an error printed and nothing pushed, if it is missing.
+*/
+static int
+push_template(lua_State *L, const char *name)
+{
+	const char *dir;
+
+	lua_getfield(L, LUA_REGISTRYINDEX, DIR_KEY);
+	dir = lua_tostring(L, -1);
+	lua_pop(L, 1);
+	if (dir) {
+		struct strbuf path = {0}, src = {0};
+
+		sb_printf(&path, "%s/%s", dir, name);
+		if (read_file(path.s, &src) != 0) {
+			sb_free(&path);
+			return -1;
+		}
+		lua_pushlstring(L, src.s, src.len);
+		lua_pushstring(L, path.s);
+		sb_free(&src);
+		sb_free(&path);
+	} else {
+		struct strbuf path = {0};
+		const struct embedded *e;
+
+		sb_printf(&path, "templates/%s", name);
+		e = find_embedded(path.s);
+		if (!e) {
+			error("no template named '%s'", name);
+			sb_free(&path);
+			return -1;
+		}
+		lua_pushlstring(L, e->data, e->len);
+		lua_pushstring(L, path.s);
+		sb_free(&path);
+	}
+	return 0;
+}
+
+/*
+** Call tmpl.FN(source, name, ...) for template NAME, with NARGS more
+** arguments on the stack (popped), and append the string result to OUT.
+** Return 0, or -1 with the error printed.
+*/
+static int
+call_tmpl(lua_State *L, const char *fn, const char *name, int nargs,
+          struct strbuf *out)
+{
+	int base = lua_gettop(L) - nargs;
+	size_t len;
+	const char *s;
+
+	lua_getfield(L, LUA_REGISTRYINDEX, TMPL_KEY);
+	lua_getfield(L, -1, fn);
+	lua_remove(L, -2);
+	lua_insert(L, base + 1);
+	if (push_template(L, name) != 0) {
+		lua_settop(L, base);
+		return -1;
+	}
+	lua_rotate(L, base + 2, 2);
+	if (docall(L, 2 + nargs) != 0)
+		return -1;
+	s = lua_tolstring(L, -1, &len);
+	if (!s) {
+		error("template '%s' did not give a string", name);
+		lua_pop(L, 1);
+		return -1;
+	}
+	sb_addn(out, s, len);
+	lua_pop(L, 1);
+	return 0;
+}
+
+/*
+** Render template NAME with the model table on top of the stack (popped)
+** and append the text to OUT. Return 0, or -1 with the error printed.
+*/
+int
+lhost_render(lua_State *L, const char *name, struct strbuf *out)
+{
+	return call_tmpl(L, "render", name, 1, out);
+}
+
+/* Append the Lua source that template NAME compiles to (--dump-lua). */
+int
+lhost_dump_lua(lua_State *L, const char *name, struct strbuf *out)
+{
+	return call_tmpl(L, "compile", name, 0, out);
+}

@@ -1,0 +1,16 @@
+/*
+** lhost.h: the embedded Lua interpreter that renders templates.
+*/
+#ifndef LHOST_H
+#define LHOST_H
+
+#include <lua.h>
+
+#include "util.h"
+
+lua_State *lhost_open(const char *tmpldir);
+void lhost_close(lua_State *L);
+int lhost_render(lua_State *L, const char *name, struct strbuf *out);
+int lhost_dump_lua(lua_State *L, const char *name, struct strbuf *out);
+
+#endif

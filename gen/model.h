@@ -1,0 +1,13 @@
+/*
+** model.h: the Lua tables that templates read.
+*/
+#ifndef MODEL_H
+#define MODEL_H
+
+#include <lua.h>
+
+#include "bcast.h"
+
+void model_push_bcast(lua_State *L, const struct bcast *b, int inplace);
+
+#endif

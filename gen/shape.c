@@ -1,0 +1,156 @@
+/*
+** shape.c: parse "NAME=SHAPE" operands and print shapes.
+**
+** A shape is comma-separated decimal sizes, outermost first: "2,3,1,5".
+** The empty string is a rank-0 scalar. Sizes may be 0.
+*/
+#include <ctype.h>
+#include <string.h>
+
+#include "shape.h"
+
+/*
+** Return 1 if the product of the nonzero sizes in DIM[0..RANK) fits in
+** SHAPE_MAX_COUNT. Zero sizes are skipped so that strides, which are
+** products of trailing sizes, fit too even in an empty shape.
+*/
+int
+shape_count_fits(const uint64_t *dim, int rank)
+{
+	uint64_t n = 1;
+	int i;
+
+	for (i = 0; i < rank; i++) {
+		if (dim[i] == 0)
+			continue;
+		if (dim[i] > SHAPE_MAX_COUNT / n)
+			return 0;
+		n *= dim[i];
+	}
+	return 1;
+}
+
+/*
+** Parse TEXT into S. On error, append a message naming OPNAME to ERR and
+** return -1; otherwise return 0.
+*/
+int
+shape_parse(const char *text, struct shape *s, const char *opname,
+            struct strbuf *err)
+{
+	const char *p = text;
+
+	s->rank = 0;
+	if (*p == '\0')
+		return 0;
+	for (;;) {
+		const char *start = p;
+		uint64_t v = 0;
+
+		while (*p != ',' && *p != '\0')
+			p++;
+		if (p == start) {
+			sb_printf(err, "empty size in shape '%s' of operand '%s'",
+			          text, opname);
+			return -1;
+		}
+		for (const char *q = start; q < p; q++) {
+			if (!isdigit((unsigned char)*q)) {
+				sb_printf(err, "bad size '%.*s' in shape '%s' of operand '%s': "
+				          "sizes are non-negative integers",
+				          (int)(p - start), start, text, opname);
+				return -1;
+			}
+			if (v > (SHAPE_MAX_COUNT - (uint64_t)(*q - '0')) / 10) {
+				sb_printf(err, "size '%.*s' in shape of operand '%s' is too large "
+				          "(the limit is %lld)", (int)(p - start), start,
+				          opname, (long long)SHAPE_MAX_COUNT);
+				return -1;
+			}
+			v = v * 10 + (uint64_t)(*q - '0');
+		}
+		if (s->rank == SHAPE_MAX_RANK) {
+			sb_printf(err, "operand '%s' has more than %d dimensions",
+			          opname, SHAPE_MAX_RANK);
+			return -1;
+		}
+		s->dim[s->rank++] = v;
+		if (*p == '\0')
+			break;
+		p++;
+	}
+	if (!shape_count_fits(s->dim, s->rank)) {
+		sb_printf(err, "operand '%s' has more elements than the limit %lld",
+		          opname, (long long)SHAPE_MAX_COUNT);
+		return -1;
+	}
+	return 0;
+}
+
+/*
+** Parse ARG, "NAME=SHAPE", into OP. NAME must be a C identifier. On
+** error, append a message to ERR and return -1; otherwise return 0.
+*/
+int
+operand_parse(const char *arg, struct operand *op, struct strbuf *err)
+{
+	const char *eq = strchr(arg, '=');
+	size_t n;
+
+	if (!eq) {
+		sb_printf(err, "expected NAME=SHAPE, got '%s'", arg);
+		return -1;
+	}
+	n = (size_t)(eq - arg);
+	if (n == 0 || !(isalpha((unsigned char)arg[0]) || arg[0] == '_')) {
+		sb_printf(err, "operand name '%.*s' is not a C identifier", (int)n, arg);
+		return -1;
+	}
+	for (size_t i = 1; i < n; i++) {
+		if (!isalnum((unsigned char)arg[i]) && arg[i] != '_') {
+			sb_printf(err, "operand name '%.*s' is not a C identifier",
+			          (int)n, arg);
+			return -1;
+		}
+	}
+	if (n > OPERAND_NAME_MAX) {
+		sb_printf(err, "operand name '%.*s' is longer than %d characters",
+		          (int)n, arg, OPERAND_NAME_MAX);
+		return -1;
+	}
+	memcpy(op->name, arg, n);
+	op->name[n] = '\0';
+	return shape_parse(eq + 1, &op->shape, op->name, err);
+}
+
+/* Return the number of elements of S; it fits, as shape_parse checked. */
+uint64_t
+shape_count(const struct shape *s)
+{
+	uint64_t n = 1;
+
+	for (int i = 0; i < s->rank; i++)
+		n *= s->dim[i];
+	return n;
+}
+
+int
+shape_equal(const struct shape *a, const struct shape *b)
+{
+	if (a->rank != b->rank)
+		return 0;
+	for (int i = 0; i < a->rank; i++)
+		if (a->dim[i] != b->dim[i])
+			return 0;
+	return 1;
+}
+
+/* Append S in NumPy's tuple notation: "(2,3)", "(3,)", "()". */
+void
+shape_format(struct strbuf *sb, const struct shape *s)
+{
+	sb_add(sb, "(");
+	for (int i = 0; i < s->rank; i++)
+		sb_printf(sb, i ? ",%llu" : "%llu", (unsigned long long)s->dim[i]);
+	sb_add(sb, s->rank == 1 ? ",)" : ")");
+}

@@ -1,0 +1,127 @@
+/*
+** util.c: error reporting, allocation and growable strings.
+*/
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util.h"
+
+const char *progname = "bcastgen";
+
+/*
+** Print "PROG: error: " and the formatted message to stderr. A message
+** ending in ':' gets the current strerror appended, as in cproc and git.
+*/
+static void
+verror(const char *fmt, va_list ap)
+{
+	int err = errno;
+	size_t n = strlen(fmt);
+
+	fprintf(stderr, "%s: error: ", progname);
+	vfprintf(stderr, fmt, ap);
+	if (n > 0 && fmt[n - 1] == ':')
+		fprintf(stderr, " %s", strerror(err));
+	fputc('\n', stderr);
+}
+
+void
+error(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	verror(fmt, ap);
+	va_end(ap);
+}
+
+void
+die(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	verror(fmt, ap);
+	va_end(ap);
+	exit(EXIT_INPUT);
+}
+
+void *
+xmalloc(size_t n)
+{
+	return xrealloc(NULL, n);
+}
+
+void *
+xrealloc(void *p, size_t n)
+{
+	p = realloc(p, n ? n : 1);
+	if (!p)
+		die("out of memory:");
+	return p;
+}
+
+char *
+xstrdup(const char *s)
+{
+	size_t n = strlen(s) + 1;
+
+	return memcpy(xmalloc(n), s, n);
+}
+
+/* Append N bytes of S to SB, keeping SB NUL-terminated. */
+void
+sb_addn(struct strbuf *sb, const char *s, size_t n)
+{
+	if (sb->len + n + 1 > sb->cap) {
+		sb->cap = (sb->len + n + 1) * 2;
+		sb->s = xrealloc(sb->s, sb->cap);
+	}
+	memcpy(sb->s + sb->len, s, n);
+	sb->len += n;
+	sb->s[sb->len] = '\0';
+}
+
+void
+sb_add(struct strbuf *sb, const char *s)
+{
+	sb_addn(sb, s, strlen(s));
+}
+
+void
+sb_printf(struct strbuf *sb, const char *fmt, ...)
+{
+	va_list ap;
+	char small[256];
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(small, sizeof small, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		die("bad format '%s'", fmt);
+	if ((size_t)n < sizeof small) {
+		sb_addn(sb, small, (size_t)n);
+		return;
+	}
+	{
+		char *big = xmalloc((size_t)n + 1);
+
+		va_start(ap, fmt);
+		vsnprintf(big, (size_t)n + 1, fmt, ap);
+		va_end(ap);
+		sb_addn(sb, big, (size_t)n);
+		free(big);
+	}
+}
+
+void
+sb_free(struct strbuf *sb)
+{
+	free(sb->s);
+	sb->s = NULL;
+	sb->len = sb->cap = 0;
+}

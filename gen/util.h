@@ -1,0 +1,39 @@
+/*
+** util.h: error reporting and allocation that never fails.
+*/
+#ifndef UTIL_H
+#define UTIL_H
+
+#include <stddef.h>
+
+/* Exit statuses, documented in --help. */
+enum {
+	EXIT_OK = 0,
+	EXIT_INPUT = 1,		/* bad shapes, axis, broadcast error, template error */
+	EXIT_USAGE = 2		/* bad command line */
+};
+
+extern const char *progname;
+
+/* Print "bcastgen: error: MSG" (with strerror if MSG ends in ':') and exit 1. */
+void die(const char *fmt, ...);
+/* Print "bcastgen: error: MSG" without exiting. */
+void error(const char *fmt, ...);
+
+void *xmalloc(size_t n);
+void *xrealloc(void *p, size_t n);
+char *xstrdup(const char *s);
+
+/* A growable string; zero-initialize it before use. */
+struct strbuf {
+	char *s;		/* NUL-terminated contents, or NULL when empty */
+	size_t len;		/* bytes in s, not counting the NUL */
+	size_t cap;		/* bytes allocated for s */
+};
+
+void sb_addn(struct strbuf *sb, const char *s, size_t n);
+void sb_add(struct strbuf *sb, const char *s);
+void sb_printf(struct strbuf *sb, const char *fmt, ...);
+void sb_free(struct strbuf *sb);
+
+#endif

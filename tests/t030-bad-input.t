@@ -1,0 +1,61 @@
+#!/bin/sh
+# t030-bad-input: each malformed input gives one clear message on stderr,
+# its exit status (1 input, 2 usage), nothing on stdout, no signal, and
+# no file written.
+. "$(dirname "$0")/lib.sh"
+
+rank65=x=$(printf '1,%.0s' $(seq 64))1
+n=0 status=0
+# Each line: exit status | arguments | the first line of stderr.
+while IFS='|' read -r want_rc args want; do
+	n=$((n + 1))
+	mkdir "case$n" && cd "case$n" || exit 1
+	# shellcheck disable=SC2086
+	"$GEN" $args >out 2>err
+	rc=$?
+	got=$(head -n 1 err)
+	# Only --explain prints (its walkthrough) before failing.
+	case $args in *--explain*) ;; *) [ -s out ] && got="stdout: $(cat out)" ;; esac
+	rm out err
+	left=$(ls -A)
+	cd .. || exit 1
+	if [ "$rc" = "$want_rc" ] && [ "$got" = "$want" ] && [ -z "$left" ]; then
+		echo "ok $n - $args"
+	else
+		echo "not ok $n - $args"
+		echo "#   want (exit $want_rc): $want"
+		echo "#   got  (exit $rc): $got"
+		[ -z "$left" ] || echo "#   files left behind: $left"
+		status=1
+	fi
+done <<EOF_CASES
+1|x=2,-3|bcastgen: error: bad size '-3' in shape '2,-3' of operand 'x': sizes are non-negative integers
+1|x=2,a|bcastgen: error: bad size 'a' in shape '2,a' of operand 'x': sizes are non-negative integers
+1|x=2.5|bcastgen: error: bad size '2.5' in shape '2.5' of operand 'x': sizes are non-negative integers
+1|x=2,,3|bcastgen: error: empty size in shape '2,,3' of operand 'x'
+1|x=3,|bcastgen: error: empty size in shape '3,' of operand 'x'
+1|x|bcastgen: error: expected NAME=SHAPE, got 'x'
+1|2x=3|bcastgen: error: operand name '2x' is not a C identifier
+1|x=3 x=3|bcastgen: error: operand 'x' is given twice
+1|x=99999999999999999999|bcastgen: error: size '99999999999999999999' in shape of operand 'x' is too large (the limit is 9223372036854775807)
+1|x=4294967296,4294967296|bcastgen: error: operand 'x' has more elements than the limit 9223372036854775807
+1|x=4294967296,1 y=4294967296|bcastgen: error: the result of broadcasting x(4294967296,1) y(4294967296,) has more elements than the limit 9223372036854775807
+1|$rank65|bcastgen: error: operand 'x' has more than 64 dimensions
+1|x=2,1,4 y=3,2|bcastgen: error: operands could not be broadcast together with shapes x(2,1,4) y(3,2)
+1|--explain x=2,1,4 y=3,2|bcastgen: error: operands could not be broadcast together with shapes x(2,1,4) y(3,2)
+1|--axis 1 x=2,3,4,5 y=4,5|bcastgen: error: operands could not be broadcast together with shapes x(2,3,4,5) y(4,5)
+1|--axis 3 x=2,3,4,5 y=4,5|bcastgen: error: axis 3 is out of range for x(2,3,4,5) and y(4,5): it must be -1, or 0 to 2
+1|--axis -2 x=2,3,4,5 y=4,5|bcastgen: error: axis -2 is out of range for x(2,3,4,5) and y(4,5): it must be -1, or 0 to 2
+1|--axis 1 x=2,3 y=1,3|bcastgen: error: axis 1 is out of range for x(2,3) and y(1,3), which have the same rank: it must be -1 or 0
+1|--axis foo x=2 y=2|bcastgen: error: bad axis 'foo': expected an integer
+1|--axis=99999999999 x=2 y=2|bcastgen: error: bad axis '99999999999': expected an integer
+1|--axis 0 x=2 y=2 z=2|bcastgen: error: --axis needs exactly two operands (x and y), got 3
+1|--inplace y=2 x=3,2,2|bcastgen: error: cannot write the result in place into 'y': the result shape (3,2,2) is not the shape of 'y' (2,)
+1|--templates /nonexistent --explain x=2|bcastgen: error: cannot open template '/nonexistent/explain.txt.lt': No such file or directory
+2|--frobnicate x=2|bcastgen: error: unknown option '--frobnicate'
+2|--axis|bcastgen: error: option '--axis' needs a value
+2|--shape|bcastgen: error: no operands: give at least one NAME=SHAPE
+2||bcastgen: error: no operands: give at least one NAME=SHAPE
+EOF_CASES
+echo "1..$n"
+exit $status
