@@ -138,17 +138,29 @@ read_file(const char *path, struct strbuf *sb)
 
 /*
 ** Push the template NAME's source and then its name for messages: the
-** embedded "templates/NAME", or "DIR/NAME" under --templates DIR.
+** embedded "templates/NAME", or "DIR/NAME" under --templates DIR. With
+** OPTIONAL, a file missing from DIR falls back to the embedded one.
 ** Return -1, with an error printed and nothing pushed, if it is missing.
 */
 static int
-push_template(lua_State *L, const char *name)
+push_template(lua_State *L, const char *name, int optional)
 {
 	const char *dir;
 
 	lua_getfield(L, LUA_REGISTRYINDEX, DIR_KEY);
 	dir = lua_tostring(L, -1);
 	lua_pop(L, 1);
+	if (dir && optional) {
+		struct strbuf path = {0};
+		FILE *f;
+
+		sb_printf(&path, "%s/%s", dir, name);
+		if ((f = fopen(path.s, "rb")) != NULL)
+			fclose(f);
+		else
+			dir = NULL;
+		sb_free(&path);
+	}
 	if (dir) {
 		struct strbuf path = {0}, src = {0};
 
@@ -182,13 +194,15 @@ push_template(lua_State *L, const char *name)
 /*
 ** Call tmpl.FN(source, name, ...) for template NAME, with NARGS more
 ** arguments on the stack (popped), and append the string result to OUT.
+** With LIB, lib.lua's source and name come before the arguments.
 ** Return 0, or -1 with the error printed.
 */
 static int
-call_tmpl(lua_State *L, const char *fn, const char *name, int nargs,
+call_tmpl(lua_State *L, const char *fn, const char *name, int lib, int nargs,
           struct strbuf *out)
 {
 	int base = lua_gettop(L) - nargs;
+	int pushed = lib ? 4 : 2;
 	size_t len;
 	const char *s;
 
@@ -196,12 +210,13 @@ call_tmpl(lua_State *L, const char *fn, const char *name, int nargs,
 	lua_getfield(L, -1, fn);
 	lua_remove(L, -2);
 	lua_insert(L, base + 1);
-	if (push_template(L, name) != 0) {
+	if (push_template(L, name, 0) != 0
+	    || (lib && push_template(L, "lib.lua", 1) != 0)) {
 		lua_settop(L, base);
 		return -1;
 	}
-	lua_rotate(L, base + 2, 2);
-	if (docall(L, 2 + nargs) != 0)
+	lua_rotate(L, base + 2, pushed);
+	if (docall(L, pushed + nargs) != 0)
 		return -1;
 	s = lua_tolstring(L, -1, &len);
 	if (!s) {
@@ -221,12 +236,12 @@ call_tmpl(lua_State *L, const char *fn, const char *name, int nargs,
 int
 lhost_render(lua_State *L, const char *name, struct strbuf *out)
 {
-	return call_tmpl(L, "render", name, 1, out);
+	return call_tmpl(L, "render", name, 1, 1, out);
 }
 
 /* Append the Lua source that template NAME compiles to (--dump-lua). */
 int
 lhost_dump_lua(lua_State *L, const char *name, struct strbuf *out)
 {
-	return call_tmpl(L, "compile", name, 0, out);
+	return call_tmpl(L, "compile", name, 0, 0, out);
 }

@@ -143,3 +143,100 @@ model_push_bcast(lua_State *L, const struct bcast *b, int inplace)
 		lua_setfield(L, -2, "err");
 	}
 }
+
+/* Set field KEY to the sequence of integers V[0..N). */
+static void
+set_ints(lua_State *L, const char *key, const int64_t *v, int n)
+{
+	lua_createtable(L, n, 0);
+	for (int i = 0; i < n; i++) {
+		lua_pushinteger(L, (lua_Integer)v[i]);
+		lua_rawseti(L, -2, i + 1);
+	}
+	lua_setfield(L, -2, key);
+}
+
+/* Set the loops of plan P: each {extent, strides = {inputs..., output}}. */
+static void
+set_loops(lua_State *L, const struct plan *p)
+{
+	lua_createtable(L, p->nloops, 0);
+	for (int l = 0; l < p->nloops; l++) {
+		lua_createtable(L, 0, 2);
+		set_int(L, "extent", (long long)p->extent[l]);
+		set_ints(L, "strides", p->stride[l], p->nin + 1);
+		lua_rawseti(L, -2, l + 1);
+	}
+	lua_setfield(L, -2, "loops");
+}
+
+/*
+** Push the model of kernel K for templates/kernel.c.lt and kernel.h.lt:
+** the model of its broadcast (model_push_bcast) with the operands cut to
+** the inputs, and the kernel's names, types, expression and plan.
+*/
+void
+model_push_kernel(lua_State *L, const struct kernel *k)
+{
+	const struct plan *p = k->plan;
+	const struct bcast *b = k->b;
+	struct strbuf sb = {0};
+	const char *argnames[BCAST_MAX_OPERANDS];
+	int64_t out_strides[SHAPE_MAX_RANK], acc = 1;
+
+	model_push_bcast(L, b, k->inplace);
+	lua_getfield(L, -1, "operands");
+	for (int i = 0; i < b->nops; i++) {
+		lua_rawgeti(L, -1, i + 1);
+		if (i < k->nin) {
+			set_str(L, "ctype", k->in_dtype[i]->ctype);
+			set_str(L, "dtype", k->in_dtype[i]->name);
+			set_int(L, "hoist", p->hoist[i]);
+		}
+		lua_pop(L, 1);
+		if (i >= k->nin) {	/* the --out-shape of copy: not an input */
+			lua_pushnil(L);
+			lua_rawseti(L, -2, i + 1);
+		}
+		argnames[i] = b->ops[i].name;
+	}
+	lua_pop(L, 1);
+
+	set_str(L, "name", k->name);
+	for (const char *c = k->name; *c; c++)
+		sb_printf(&sb, "%c", *c >= 'a' && *c <= 'z' ? *c - 'a' + 'A' : *c);
+	set_str(L, "NAME", sb.s);
+	sb_free(&sb);
+	set_str(L, "header", k->header);
+	set_str(L, "command", k->command);
+	set_str(L, "op", k->op->name);
+	op_formula(&sb, k->op, argnames, k->nin);
+	set_str(L, "formula", sb.s);
+	sb_free(&sb);
+	set_str(L, "dtype", k->dtype->name);
+	set_str(L, "ctype", k->dtype->ctype);
+	set_str(L, "out_dtype", k->out_dtype->name);
+	set_str(L, "out_ctype", k->out_dtype->ctype);
+	set_bool(L, "libm", op_needs_libm(k->op, k->dtype));
+	op_expr(&sb, k->op, k->dtype, k->in_dtype, k->nin, k->out_dtype);
+	set_str(L, "expr", sb.s);
+	sb_free(&sb);
+
+	set_str(L, "strategy", plan_strategy_name(p->strategy));
+	for (int d = b->rank - 1; d >= 0; d--) {
+		out_strides[d] = acc;
+		acc *= (int64_t)b->dim[d];
+	}
+	set_ints(L, "out_strides", out_strides, b->rank);
+	set_loops(L, p);
+	if (p->strategy == PLAN_UNROLL) {
+		uint64_t n = p->count * (uint64_t)p->nin;
+
+		lua_createtable(L, (int)n, 0);
+		for (uint64_t j = 0; j < n; j++) {
+			lua_pushinteger(L, (lua_Integer)p->offset[j]);
+			lua_rawseti(L, -2, (lua_Integer)j + 1);
+		}
+		lua_setfield(L, -2, "offsets");
+	}
+}

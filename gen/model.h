@@ -7,7 +7,9 @@
 #include <lua.h>
 
 #include "bcast.h"
+#include "kernel.h"
 
 void model_push_bcast(lua_State *L, const struct bcast *b, int inplace);
+void model_push_kernel(lua_State *L, const struct kernel *k);
 
 #endif

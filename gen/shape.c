@@ -88,20 +88,36 @@ shape_parse(const char *text, struct shape *s, const char *opname,
 }
 
 /*
-** Parse ARG, "NAME=SHAPE", into OP. NAME must be a C identifier. On
+** Parse ARG, "NAME=SHAPE" or "NAME:DTYPE=SHAPE", into OP. NAME must be a
+** C identifier; DTYPE is kept as written, for ops.c to check. On
 ** error, append a message to ERR and return -1; otherwise return 0.
 */
 int
 operand_parse(const char *arg, struct operand *op, struct strbuf *err)
 {
 	const char *eq = strchr(arg, '=');
+	const char *colon = strchr(arg, ':');
 	size_t n;
 
 	if (!eq) {
 		sb_printf(err, "expected NAME=SHAPE, got '%s'", arg);
 		return -1;
 	}
-	n = (size_t)(eq - arg);
+	if (colon > eq)
+		colon = NULL;
+	n = (size_t)((colon ? colon : eq) - arg);
+	op->dtype[0] = '\0';
+	if (colon) {
+		size_t t = (size_t)(eq - colon - 1);
+
+		if (t == 0 || t >= sizeof op->dtype) {
+			sb_printf(err, "bad dtype '%.*s' for operand '%.*s'",
+			          (int)t, colon + 1, (int)n, arg);
+			return -1;
+		}
+		memcpy(op->dtype, colon + 1, t);
+		op->dtype[t] = '\0';
+	}
 	if (n == 0 || !(isalpha((unsigned char)arg[0]) || arg[0] == '_')) {
 		sb_printf(err, "operand name '%.*s' is not a C identifier", (int)n, arg);
 		return -1;

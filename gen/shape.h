@@ -19,6 +19,7 @@ struct shape {
 
 struct operand {
 	char name[OPERAND_NAME_MAX + 1];	/* a C identifier */
+	char dtype[8];			/* "i16" from x:i16=3,4, or "" */
 	struct shape shape;
 };
 

@@ -84,11 +84,15 @@ local safe = {
 }
 
 -- Render template source SRC, named NAME, with the fields of MODEL as its
--- globals. Returns the output text; raises an error naming NAME:LINE.
-function M.render(src, name, model)
+-- globals, after running the Lua helpers LIB (named LIBNAME) in the same
+-- environment. Returns the output text; raises an error naming NAME:LINE.
+function M.render(src, name, lib, libname, model)
   local env = {}
   for _, k in ipairs(safe) do env[k] = _G[k] end
   for k, v in pairs(model) do env[k] = v end
+  local libfn, liberr = load(lib, "@" .. libname, "t", env)
+  if not libfn then error(liberr, 0) end
+  libfn()
   local fn, err = load(M.compile(src, name), "@" .. name, "t", env)
   if not fn then error(err, 0) end
   local buf = {}

@@ -1,0 +1,24 @@
+/*
+** kernel.h: everything that defines one kernel, gathered for rendering.
+*/
+#ifndef KERNEL_H
+#define KERNEL_H
+
+#include "ops.h"
+#include "plan.h"
+
+struct kernel {
+	const char *name;		/* the C function */
+	const char *header;		/* its header's file name, as #included */
+	const char *command;		/* the options and operands that define it */
+	const struct op *op;
+	const struct dtype *dtype;	/* the computation's */
+	const struct dtype *out_dtype;	/* the result's as stored */
+	const struct dtype *in_dtype[BCAST_MAX_OPERANDS];	/* each input's */
+	int nin;			/* inputs: the first nin operands of b */
+	int inplace;			/* the result goes into input 0 */
+	const struct bcast *b;
+	const struct plan *plan;
+};
+
+#endif

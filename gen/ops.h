@@ -1,0 +1,49 @@
+/*
+** ops.h: element types and operations, and the C expressions for them.
+*/
+#ifndef OPS_H
+#define OPS_H
+
+#include "util.h"
+
+#define BC_MAX_ARGS 32	/* operands of one op: BCAST_MAX_OPERANDS */
+
+struct dtype {
+	const char *name;	/* "i16" */
+	const char *ctype;	/* "int16_t" */
+	int is_float;
+	int is_signed;		/* floats count as signed */
+	int bits;
+};
+
+enum op_kind {
+	OP_ARITH,		/* result in the kernel's dtype */
+	OP_BOOL,		/* comparisons and logical ops: 0 or 1, stored as u8 */
+	OP_COPY			/* broadcast_to --out-shape */
+};
+
+struct op {
+	const char *name;	/* NumPy's ufunc name: "floor_divide" */
+	const char *alias;	/* short name: "floordiv" */
+	int min_args, max_args;	/* operands it takes; max_args 0 = any number */
+	enum op_kind kind;
+	int int_only;		/* bitwise ops and shifts */
+	const char *infix;	/* C operator when exact for every type: "<" */
+	const char *float_infix;	/* C operator exact for floats only: "+" */
+	const char *helper;	/* bc_HELPER_T otherwise: "floordiv" */
+	int float_libm;		/* the float helper is in bc_math.h */
+	const char *symbol;	/* for comments: "x + y", as NumPy writes it */
+};
+
+const struct dtype *dtype_find(const char *name);
+const struct op *op_find(const char *name);
+int op_check(const struct op *op, int nargs, const struct dtype *t,
+             struct strbuf *err);
+void op_expr(struct strbuf *sb, const struct op *op, const struct dtype *t,
+             const struct dtype *const *argtypes, int nargs, const struct dtype *out);
+void op_formula(struct strbuf *sb, const struct op *op, const char *const *names,
+                int nargs);
+int op_needs_libm(const struct op *op, const struct dtype *t);
+const struct dtype *op_result_dtype(const struct op *op, const struct dtype *t);
+
+#endif

@@ -1,0 +1,66 @@
+-- lib.lua: layout helpers shared by the templates. Runs in each
+-- template's sandbox before the template, with the same model.
+
+-- "(2,3)", "(3,)" or "()": a shape as NumPy prints it.
+function tuple(dims)
+  if #dims == 1 then return "(" .. dims[1] .. ",)" end
+  return "(" .. table.concat(dims, ",") .. ")"
+end
+
+-- "x", "x and y", "a, b and d".
+function names(list)
+  if #list == 1 then return list[1] end
+  return table.concat(list, ", ", 1, #list - 1) .. " and " .. list[#list]
+end
+
+-- Lines of a table: a header of dimension numbers 0..RANK-1, then one
+-- row per {label, cells}; every column right-aligned to its widest cell,
+-- each line starting with PREFIX.
+function grid(rows, rank, prefix)
+  local header = {}
+  for d = 0, rank - 1 do header[d + 1] = tostring(d) end
+  table.insert(rows, 1, {"dim", header})
+  local lw, cw = 0, 1
+  for _, row in ipairs(rows) do
+    lw = math.max(lw, #row[1])
+    for d = 1, rank do cw = math.max(cw, #row[2][d]) end
+  end
+  local lines = {}
+  for _, row in ipairs(rows) do
+    local s = prefix .. string.rep(" ", lw - #row[1]) .. row[1] .. " "
+    for d = 1, rank do s = s .. " " .. string.rep(" ", cw - #row[2][d]) .. row[2][d] end
+    lines[#lines + 1] = s
+  end
+  return lines
+end
+
+-- The rows of the aligned shapes of OPERANDS at RANK: a dimension an
+-- operand does not have shows as (1).
+function aligned_rows(operands, rank)
+  local rows = {}
+  for i, op in ipairs(operands) do
+    local cells = {}
+    for d = 1, rank do cells[d] = op.own[d] and tostring(op.aligned[d]) or "(1)" end
+    rows[i] = {op.name, cells}
+  end
+  return rows
+end
+
+-- The kernel's name for its result: "out", or the first operand in place.
+function result_name()
+  return inplace and operands[1].name or "out"
+end
+
+-- The kernel's C signature, without the final ';'.
+function signature()
+  local params = {}
+  for i, op in ipairs(operands) do
+    if inplace and i == 1 then
+      params[i] = out_ctype .. " *restrict " .. op.name
+    else
+      params[i] = "const " .. op.ctype .. " *restrict " .. op.name
+    end
+  end
+  if not inplace then params[#params + 1] = out_ctype .. " *restrict out" end
+  return "void " .. name .. "(" .. table.concat(params, ", ") .. ")"
+end
