@@ -110,8 +110,10 @@ parse_int(const char *s, long long lo, long long hi, const char *what)
 
 	errno = 0;
 	v = strtoll(s, &end, 10);
-	if (*s == '\0' || *end != '\0' || errno == ERANGE || v < lo || v > hi)
-		die("bad %s '%s': expected an integer from %lld to %lld", what, s, lo, hi);
+	if (*s == '\0' || *end != '\0')
+		die("bad %s '%s': expected an integer", what, s);
+	if (errno == ERANGE || v < lo || v > hi)
+		die("%s %s is out of range: it must be from %lld to %lld", what, s, lo, hi);
 	return v;
 }
 

@@ -48,7 +48,7 @@ done <<EOF_CASES
 1|--axis -2 x=2,3,4,5 y=4,5|bcastgen: error: axis -2 is out of range for x(2,3,4,5) and y(4,5): it must be -1, or 0 to 2
 1|--axis 1 x=2,3 y=1,3|bcastgen: error: axis 1 is out of range for x(2,3) and y(1,3), which have the same rank: it must be -1 or 0
 1|--axis foo x=2 y=2|bcastgen: error: bad axis 'foo': expected an integer
-1|--axis=99999999999 x=2 y=2|bcastgen: error: bad axis '99999999999': expected an integer
+1|--axis=99999999999 x=2 y=2|bcastgen: error: axis 99999999999 is out of range: it must be from -2147483648 to 2147483647
 1|--axis 0 x=2 y=2 z=2|bcastgen: error: --axis needs exactly two operands (x and y), got 3
 1|--inplace y=2 x=3,2,2|bcastgen: error: cannot write the result in place into 'y': the result shape (3,2,2) is not the shape of 'y' (2,)
 1|--templates /nonexistent --explain x=2|bcastgen: error: cannot open template '/nonexistent/explain.txt.lt': No such file or directory
