@@ -1,10 +1,16 @@
 #!/bin/sh
-# regen.sh: rewrite the golden files from $GEN. Run by `make regen`.
+# regen.sh: rewrite the golden files from $GEN. Run by `make regen`;
+# review the result with git diff.
 set -e
 TESTS=$(cd "$(dirname "$0")" && pwd)
 GEN=$(cd "$(dirname "$GEN")" && pwd)/$(basename "$GEN")
 . "$TESTS/explain.sh"
+. "$TESTS/golden.sh"
 for f in "$TESTS"/explain/*.txt; do
 	explain_run "$f" >"$f.new"
 	mv "$f.new" "$f"
+done
+cd "$TESTS/golden"
+for args in *.args; do
+	golden_run "$args" "$(basename "$args" .args)"
 done

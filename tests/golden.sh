@@ -1,0 +1,7 @@
+# golden.sh: sourced by t110-golden.t and regen.sh. golden_run ARGS NAME
+# generates kernel NAME from tests/golden/NAME.args into the current
+# directory: NAME.c and NAME.h.
+golden_run() {
+	# shellcheck disable=SC2046
+	"$GEN" -o "$2.c" $(cat "$1")
+}
