@@ -52,6 +52,31 @@ done <<EOF_CASES
 1|--axis 0 x=2 y=2 z=2|bcastgen: error: --axis needs exactly two operands (x and y), got 3
 1|--inplace y=2 x=3,2,2|bcastgen: error: cannot write the result in place into 'y': the result shape (3,2,2) is not the shape of 'y' (2,)
 1|--templates /nonexistent --explain x=2|bcastgen: error: cannot open template '/nonexistent/explain.txt.lt': No such file or directory
+1|-o k.c --op frobnicate x=3|bcastgen: error: unknown op 'frobnicate' (see bcastgen --help)
+1|-o k.c --dtype f16 x=3|bcastgen: error: unknown dtype 'f16': expected f32 f64 i8 i16 i32 i64 u8 u16 u32 u64
+1|-o k.c x:f16=3|bcastgen: error: unknown dtype 'f16' of operand 'x': expected f32 f64 i8 i16 i32 i64 u8 u16 u32 u64
+1|-o k.c --op shl x=3 y=3|bcastgen: error: op 'left_shift' does not apply to dtype f32: it needs an integer dtype
+1|-o k.c --op invert --dtype f64 x=3|bcastgen: error: op 'invert' does not apply to dtype f64: it needs an integer dtype
+1|-o k.c --op sub x=3|bcastgen: error: op 'subtract' takes 2 operands, got 1
+1|-o k.c --op not x=3 y=3|bcastgen: error: op 'logical_not' takes 1 operand, got 2
+1|-o k.c --strategy unroll x=5,5|bcastgen: error: cannot unroll 25 elements: the limit is 16 (set it with --unroll-limit, at most 4096, or use --strategy loops)
+1|-o k.c --strategy unroll --unroll-limit 4096 x=4097|bcastgen: error: cannot unroll 4097 elements: the limit is 4096 (set it with --unroll-limit, at most 4096, or use --strategy loops)
+1|-o k.c --unroll-limit 5000 x=3|bcastgen: error: unroll limit 5000 is out of range: it must be from 0 to 4096
+1|-o k.c --strategy fast x=3|bcastgen: error: unknown strategy 'fast': expected auto, unroll or loops
+1|-o k.c --out-shape 3,4 x=3|bcastgen: error: the result shape (3,) is not the --out-shape (3,4)
+1|-o k.c --out-shape 3,-4 x=3|bcastgen: error: bad --out-shape: bad size '-4' in shape '3,-4' of operand 'out': sizes are non-negative integers
+1|-o k.c --op copy x=3|bcastgen: error: op 'copy' needs --out-shape: the shape to broadcast 'x' to
+1|-o k.c --op copy --out-shape 2 x=3|bcastgen: error: operands could not be broadcast together with shapes x(3,) out(2,)
+1|-o k.c --op copy --out-shape 3 x=2,3|bcastgen: error: the result shape (2,3) is not the --out-shape (3,)
+1|-o k.c out=3|bcastgen: error: operand name 'out' is reserved in kernels: names ending in _v, _t or _DIGITS, i0, i1, ..., out, bc_ and keywords are taken
+1|-o k.c x_v=3|bcastgen: error: operand name 'x_v' is reserved in kernels: names ending in _v, _t or _DIGITS, i0, i1, ..., out, bc_ and keywords are taken
+1|-o k.c int=3|bcastgen: error: operand name 'int' is reserved in kernels: names ending in _v, _t or _DIGITS, i0, i1, ..., out, bc_ and keywords are taken
+1|-o k.c k=3|bcastgen: error: operand 'k' has the kernel's name
+1|-o k.h x=3|bcastgen: error: output file 'k.h' does not end in .c
+1|-o my-k.c x=3|bcastgen: error: kernel name 'my-k' is not a C identifier (it comes from -o; set it with --name)
+1|-o k.c --name for x=3|bcastgen: error: kernel name 'for' is reserved: choose another with --name
+1|-o nodir/k.c x=3|bcastgen: error: cannot create a temporary file for 'nodir/k.c': No such file or directory
+1|-o k.c --inplace --op lt x=3 y=3|bcastgen: error: --inplace writes the result into 'x', whose dtype f32 is not the result's u8
 2|--frobnicate x=2|bcastgen: error: unknown option '--frobnicate'
 2|--axis|bcastgen: error: option '--axis' needs a value
 2|--shape|bcastgen: error: no operands: give at least one NAME=SHAPE

@@ -1,0 +1,50 @@
+#!/bin/sh
+# t130-output: -o writes the .c and .h atomically and deterministically:
+# the same bytes from any directory and output path, nothing written on
+# an error, earlier outputs untouched by a failed run, and a file whose
+# content would not change left alone (its mtime stays).
+. "$(dirname "$0")/lib.sh"
+
+n=0 status=0
+check() {
+	n=$((n + 1))
+	if [ "$1" = 0 ]; then echo "ok $n - $2"; else echo "not ok $n - $2"; status=1; fi
+}
+args="--op mul --dtype i16 x=2,3,1 y=4"
+
+mkdir -p a b/deep
+(cd a && "$GEN" -o k.c $args)
+(cd b/deep && "$GEN" -o "$SCRATCH/b/k.c" $args)
+cmp -s a/k.c b/k.c && cmp -s a/k.h b/k.h
+check $? "the same bytes from another directory and output path"
+grep -q "$SCRATCH" a/k.c a/k.h b/k.c b/k.h
+[ $? = 1 ]; check $? "no path in the output"
+
+cp a/k.c k.c.before
+cp a/k.h k.h.before
+touch -d '2001-01-01 00:00' a/k.c a/k.h
+(cd a && "$GEN" -o k.c $args)
+[ -z "$(find a -newermt '2001-01-02' -name 'k.*')" ]
+check $? "an unchanged kernel is not rewritten (mtime kept)"
+
+(cd a && "$GEN" -o k.c $args z=5 2>/dev/null)
+[ $? = 1 ] && cmp -s a/k.c k.c.before && cmp -s a/k.h k.h.before
+check $? "a failed run leaves the earlier output untouched"
+[ "$(ls -A a)" = "$(printf 'k.c\nk.h')" ]
+check $? "a failed run leaves no temporary file"
+
+mkdir t
+printf '%s\n' '@ error("broken on purpose")' >t/kernel.h.lt
+cp "$TESTS/../templates/kernel.c.lt" t/
+mkdir c
+(cd c && "$GEN" --templates ../t -o k.c $args 2>../err)
+[ $? = 1 ] && [ -z "$(ls -A c)" ] && grep -q 'kernel.h.lt:1: broken on purpose' err
+check $? "a template error in the header writes neither file"
+
+(cd a && "$GEN" -o k.c $args --op sub)
+! cmp -s a/k.c k.c.before
+check $? "a changed kernel is rewritten"
+[ "$(stat -c %a a/k.c)" = "$(touch perm && stat -c %a perm)" ]
+check $? "the output has the usual permissions"
+echo "1..$n"
+exit $status
