@@ -1,0 +1,282 @@
+/*
+ * bc.h: the runtime header every kernel emitted by bcastgen includes.
+ *
+ * Freestanding C99 (only <stdint.h> and <stddef.h>), usable from C++.
+ * Every function is static inline; nothing here calls libc.
+ *
+ * Names: public bc_<op>_<T>, internal bc__*, macros BC_*, with the type
+ * suffixes i8 i16 i32 i64 (int8_t..int64_t), u8 u16 u32 u64
+ * (uint8_t..uint64_t), f32 (float) and f64 (double).
+ *
+ * No input value leads to undefined behaviour: signed arithmetic is done
+ * in an unsigned "work" type and wrapped back (as NumPy's integer
+ * arithmetic wraps), division by zero gives 0, INT_MIN / -1 gives INT_MIN,
+ * out-of-range shift counts have a defined result, and float-to-integer
+ * conversion saturates.  The semantics follow NumPy 1.24 (np.add,
+ * np.floor_divide, np.remainder, np.fmod, np.power, np.left_shift,
+ * np.right_shift, np.maximum, np.minimum, np.invert, ...); each group
+ * below says where it departs from NumPy (where NumPy raises or leaves
+ * the result undefined).
+ *
+ * Work types: 8- and 16-bit values are computed in `unsigned int`, which
+ * is never promoted to int (uint16_t * uint16_t would be: signed
+ * overflow); 32-bit values in uint32_t and 64-bit values in uint64_t.
+ * (uint32_t is unsigned int or unsigned long depending on the target;
+ * either way it is not promoted, as int is at most 32 bits on every
+ * target this project supports.)
+ *
+ * Functions that need <math.h> are in bc_math.h; the generic run-time
+ * reference kernel is in bc_ref.h.
+ */
+#ifndef BC_H
+#define BC_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* Emitted C uses `restrict`; C++ spells it __restrict__ (g++, clang++). */
+#if defined(__cplusplus) && !defined(restrict)
+#define restrict __restrict__
+#endif
+
+/*
+ * BC__SIGNED(S, T, U, W, N, MAX, FMIN, FMAX) defines the helpers of one
+ * signed type: S the suffix, T the type, U the unsigned type of the same
+ * width, W the unsigned work type, N the width in bits, MAX the largest T,
+ * FMIN / FMAX the doubles just beyond the range (MIN - 1 and MAX + 1,
+ * as far as double can tell).
+ *
+ * BC__UNSIGNED(S, T, W, N, FMAX) does the same for an unsigned type.
+ */
+#define BC__SIGNED(S, T, U, W, N, MAX, FMIN, FMAX)                            \
+                                                                              \
+/* bc__u2s_S(v): the unsigned value v read as two's complement T, without  \
+ * implementation-defined conversion (compiles to nothing).                 \
+ * bc_wrap_S(u): u modulo 2^N, read as T (numpy .astype from uint64). */   \
+static inline T bc__u2s_##S(U v)                                              \
+{                                                                             \
+	return v <= (U)MAX ? (T)v : (T)(-(T)(U)~v - 1);                          \
+}                                                                             \
+static inline T bc_wrap_##S(uint64_t u) { return bc__u2s_##S((U)u); }         \
+                                                                              \
+/* a + b, a - b, a * b and -a, wrapping modulo 2^N (NumPy).                 \
+ * -MIN is MIN.  abs(a) is |a|, and abs(MIN) is MIN (as np.abs). */          \
+static inline T bc_add_##S(T a, T b) { return bc__u2s_##S((U)((W)a + (W)b)); } \
+static inline T bc_sub_##S(T a, T b) { return bc__u2s_##S((U)((W)a - (W)b)); } \
+static inline T bc_mul_##S(T a, T b) { return bc__u2s_##S((U)((W)a * (W)b)); } \
+static inline T bc_neg_##S(T a) { return bc__u2s_##S((U)((W)0 - (W)a)); }     \
+static inline T bc_abs_##S(T a) { return a < 0 ? bc_neg_##S(a) : a; }         \
+                                                                              \
+/* Division.  For b == 0 every one gives 0 (NumPy gives 0 and warns).      \
+ * div:      C's a / b, truncating toward zero; MIN / -1 is MIN.            \
+ * floordiv: np.floor_divide, rounding toward -inf; MIN // -1 is MIN.       \
+ * mod:      np.remainder, the sign of b; MIN % -1 is 0.                    \
+ * fmod:     np.fmod, the sign of a (C's %); fmod(MIN, -1) is 0. */          \
+static inline T bc_div_##S(T a, T b)                                          \
+{                                                                             \
+	if (b == 0) return 0;                                                    \
+	if (b == -1) return bc_neg_##S(a);                                       \
+	return (T)(a / b);                                                       \
+}                                                                             \
+static inline T bc_floordiv_##S(T a, T b)                                     \
+{                                                                             \
+	T q, r;                                                                  \
+	if (b == 0) return 0;                                                    \
+	if (b == -1) return bc_neg_##S(a);                                       \
+	q = (T)(a / b);                                                          \
+	r = (T)(a % b);                                                          \
+	return (r != 0 && (r < 0) != (b < 0)) ? (T)(q - 1) : q;                  \
+}                                                                             \
+static inline T bc_mod_##S(T a, T b)                                          \
+{                                                                             \
+	T r;                                                                     \
+	if (b == 0 || b == -1) return 0;                                         \
+	r = (T)(a % b);                                                          \
+	return (r != 0 && (r < 0) != (b < 0)) ? (T)(r + b) : r;                  \
+}                                                                             \
+static inline T bc_fmod_##S(T a, T b)                                         \
+{                                                                             \
+	if (b == 0 || b == -1) return 0;                                         \
+	return (T)(a % b);                                                       \
+}                                                                             \
+                                                                              \
+/* a to the power b by repeated squaring, wrapping (np.power), O(log b).    \
+ * NumPy raises for b < 0; here the integer part of 1 / a^|b|:              \
+ * 1 for a == 1, +-1 for a == -1 (b even / odd), 0 otherwise (and for 0). */ \
+static inline T bc_pow_##S(T a, T b)                                          \
+{                                                                             \
+	W base = (W)a, r = 1;                                                    \
+	U e = (U)b;                                                              \
+	if (b < 0) {                                                             \
+		if (a == 1) return 1;                                                \
+		if (a == -1) return ((W)b & 1u) ? (T)-1 : (T)1;                      \
+		return 0;                                                            \
+	}                                                                        \
+	while (e != 0) {                                                         \
+		if (e & 1u) r *= base;                                               \
+		base *= base;                                                        \
+		e = (U)(e >> 1);                                                     \
+	}                                                                        \
+	return bc__u2s_##S((U)r);                                                \
+}                                                                             \
+                                                                              \
+/* np.left_shift / np.right_shift: a shifted by b bits.  A count b < 0 or   \
+ * >= N gives 0 for shl, and for shr -1 if a < 0 else 0; shl wraps to T;    \
+ * shr is arithmetic (rounds toward -inf), computed without >> of a         \
+ * negative value. */                                                        \
+static inline T bc_shl_##S(T a, T b)                                          \
+{                                                                             \
+	if (b < 0 || b >= N) return 0;                                           \
+	return bc__u2s_##S((U)((W)a << b));                                      \
+}                                                                             \
+static inline T bc_shr_##S(T a, T b)                                          \
+{                                                                             \
+	T r;                                                                     \
+	if (b < 0 || b >= N) return a < 0 ? (T)-1 : (T)0;                        \
+	if (a >= 0) {                                                            \
+		r = (T)(a >> b);                                                     \
+	} else {                                                                 \
+		r = (T)(-1 - a);       /* = ~a, >= 0 */                              \
+		r = (T)(r >> b);                                                     \
+		r = (T)(-1 - r);                                                     \
+	}                                                                        \
+	return r;                                                                \
+}                                                                             \
+                                                                              \
+/* np.maximum, np.minimum, and np.invert (~a). */                            \
+static inline T bc_max_##S(T a, T b) { return a > b ? a : b; }                \
+static inline T bc_min_##S(T a, T b) { return a < b ? a : b; }                \
+static inline T bc_not_##S(T a) { return bc__u2s_##S((U)~(W)a); }             \
+                                                                              \
+/* Double to T: NaN gives 0, others truncate toward zero and saturate to    \
+ * [MIN, MAX].  (NumPy leaves out-of-range float to int conversion          \
+ * undefined; this is the defined choice.) */                                \
+static inline T bc_f2##S(double v)                                            \
+{                                                                             \
+	if (v != v) return 0;                                                    \
+	if (v >= FMAX) return (T)MAX;                                            \
+	if (v <= FMIN) return (T)(-(T)MAX - 1);                                  \
+	return (T)v;                                                             \
+}
+
+#define BC__UNSIGNED(S, T, W, N, FMAX)                                        \
+                                                                              \
+/* bc_wrap_S(u): u modulo 2^N (numpy .astype from uint64). */               \
+static inline T bc_wrap_##S(uint64_t u) { return (T)u; }                      \
+                                                                              \
+/* a + b, a - b, a * b and -a modulo 2^N (NumPy); abs(a) is a. */            \
+static inline T bc_add_##S(T a, T b) { return (T)((W)a + (W)b); }             \
+static inline T bc_sub_##S(T a, T b) { return (T)((W)a - (W)b); }             \
+static inline T bc_mul_##S(T a, T b) { return (T)((W)a * (W)b); }             \
+static inline T bc_neg_##S(T a) { return (T)((W)0 - (W)a); }                  \
+static inline T bc_abs_##S(T a) { return a; }                                 \
+                                                                              \
+/* Division; b == 0 gives 0 (NumPy gives 0 and warns).  div and floordiv   \
+ * are a / b; mod (np.remainder) and fmod (np.fmod) are a % b. */            \
+static inline T bc_div_##S(T a, T b)                                          \
+{                                                                             \
+	W q;                                                                     \
+	if (b == 0) return 0;                                                    \
+	q = (W)a / (W)b;                                                         \
+	return (T)q;                                                             \
+}                                                                             \
+static inline T bc_floordiv_##S(T a, T b) { return bc_div_##S(a, b); }        \
+static inline T bc_mod_##S(T a, T b)                                          \
+{                                                                             \
+	W r;                                                                     \
+	if (b == 0) return 0;                                                    \
+	r = (W)a % (W)b;                                                         \
+	return (T)r;                                                             \
+}                                                                             \
+static inline T bc_fmod_##S(T a, T b) { return bc_mod_##S(a, b); }            \
+                                                                              \
+/* a to the power b by repeated squaring, modulo 2^N (np.power). */         \
+static inline T bc_pow_##S(T a, T b)                                          \
+{                                                                             \
+	W base = (W)a, r = 1;                                                    \
+	T e = b;                                                                 \
+	while (e != 0) {                                                         \
+		if (e & 1u) r *= base;                                               \
+		base *= base;                                                        \
+		e = (T)(e >> 1);                                                     \
+	}                                                                        \
+	return (T)r;                                                             \
+}                                                                             \
+                                                                              \
+/* np.left_shift / np.right_shift; a count b >= N gives 0. */               \
+static inline T bc_shl_##S(T a, T b)                                          \
+{                                                                             \
+	W r;                                                                     \
+	if (b >= N) return 0;                                                    \
+	r = (W)a << b;                                                           \
+	return (T)r;                                                             \
+}                                                                             \
+static inline T bc_shr_##S(T a, T b)                                          \
+{                                                                             \
+	W r;                                                                     \
+	if (b >= N) return 0;                                                    \
+	r = (W)a >> b;                                                           \
+	return (T)r;                                                             \
+}                                                                             \
+                                                                              \
+/* np.maximum, np.minimum, and np.invert (~a). */                            \
+static inline T bc_max_##S(T a, T b) { return a > b ? a : b; }                \
+static inline T bc_min_##S(T a, T b) { return a < b ? a : b; }                \
+static inline T bc_not_##S(T a) { return (T)~(W)a; }                          \
+                                                                              \
+/* Double to T: NaN and v <= -1 give 0, v >= 2^N gives the maximum,         \
+ * others truncate toward zero (out of range is undefined in NumPy). */     \
+static inline T bc_f2##S(double v)                                            \
+{                                                                             \
+	if (v != v || v <= -1.0) return 0;                                       \
+	if (v >= FMAX) return (T)~(T)0;                                          \
+	return (T)v;                                                             \
+}
+
+BC__SIGNED(i8, int8_t, uint8_t, unsigned int, 8, INT8_MAX, -129.0, 128.0)
+BC__SIGNED(i16, int16_t, uint16_t, unsigned int, 16, INT16_MAX,
+	-32769.0, 32768.0)
+BC__SIGNED(i32, int32_t, uint32_t, uint32_t, 32, INT32_MAX,
+	-2147483649.0, 2147483648.0)
+/* -2^63 - 1 is not a double: v <= -2^63 saturates, which for -2^63
+ * itself is also the truncated value. */
+BC__SIGNED(i64, int64_t, uint64_t, uint64_t, 64, INT64_MAX,
+	-9223372036854775808.0, 9223372036854775808.0)
+
+BC__UNSIGNED(u8, uint8_t, unsigned int, 8, 256.0)
+BC__UNSIGNED(u16, uint16_t, unsigned int, 16, 65536.0)
+BC__UNSIGNED(u32, uint32_t, uint32_t, 32, 4294967296.0)
+BC__UNSIGNED(u64, uint64_t, uint64_t, 64, 18446744073709551616.0)
+
+/*
+ * np.maximum / np.minimum for floats, bit for bit as NumPy 1.24 computes
+ * them on x86-64 (its SIMD loops, built on MAXPS/MINPS, used for every
+ * memory layout of the elementwise ufunc):
+ *   - a NaN a is returned as it is (sign and payload kept, even a
+ *     signalling NaN);
+ *   - otherwise a NaN b is returned as it is;
+ *   - otherwise a if a > b (a < b for min), else b; so for equal values,
+ *     including -0.0 against +0.0, the result is b:
+ *     maximum(-0.0, 0.0) = 0.0, maximum(0.0, -0.0) = -0.0 (min alike).
+ * (NumPy's scalar fallback, `a >= b || isnan(a) ? a : b`, and other CPUs
+ * may differ on signed zeros; x86-64 is the reference here.)
+ * gcc vectorizes these.  No libm needed.
+ */
+static inline float bc_max_f32(float a, float b)
+{
+	return a != a ? a : (a > b ? a : b);
+}
+static inline float bc_min_f32(float a, float b)
+{
+	return a != a ? a : (a < b ? a : b);
+}
+static inline double bc_max_f64(double a, double b)
+{
+	return a != a ? a : (a > b ? a : b);
+}
+static inline double bc_min_f64(double a, double b)
+{
+	return a != a ? a : (a < b ? a : b);
+}
+
+#endif /* BC_H */

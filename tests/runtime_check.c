@@ -1,0 +1,272 @@
+/*
+ * runtime_check.c: computes every helper of runtime/bc.h, bc_math.h and
+ * bc_ref.h on inputs that tests/runtime_check.py wrote, and writes the
+ * results back for it to compare with NumPy.
+ *
+ * usage: runtime_check INDIR OUTDIR
+ *
+ * Reads from INDIR (raw arrays in native byte order):
+ *   in.T.a, in.T.b          for T in i8 .. u64, f32, f64: the operands
+ *   in.f2                   doubles for the bc_f2T conversions
+ *   in.wrap                 uint64s for bc_wrap_T
+ *   in.ref                  text: walker cases (see check_ref)
+ * Writes to OUTDIR out.T.OP (results of bc_OP_T on the pairs), out.f2.T,
+ * out.wrap.T and out.ref.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "bc.h"
+#include "bc_math.h"
+#include "bc_ref.h"
+
+static const char *dir, *outdir;
+
+static void die(const char *what, const char *name)
+{
+	fprintf(stderr, "runtime_check: %s %s\n", what, name);
+	exit(2);
+}
+
+/* Read INDIR/name whole; *len gets its size in bytes. */
+static void *slurp(const char *name, size_t *len)
+{
+	char path[4096];
+	FILE *f;
+	char *buf = NULL;
+	size_t cap = 0, n = 0, got;
+
+	snprintf(path, sizeof path, "%s/%s", dir, name);
+	f = fopen(path, "rb");
+	if (!f)
+		die("cannot open", path);
+	for (;;) {
+		if (n == cap) {
+			cap = cap ? 2 * cap : 65536;
+			buf = (char *)realloc(buf, cap);
+			if (!buf)
+				die("out of memory reading", path);
+		}
+		got = fread(buf + n, 1, cap - n, f);
+		n += got;
+		if (got == 0)
+			break;
+	}
+	fclose(f);
+	*len = n;
+	return buf;
+}
+
+static void spit(const char *name, const void *data, size_t len)
+{
+	char path[4096];
+	FILE *f;
+
+	snprintf(path, sizeof path, "%s/%s", outdir, name);
+	f = fopen(path, "wb");
+	if (!f || fwrite(data, 1, len, f) != len || fclose(f) != 0)
+		die("cannot write", path);
+}
+
+/* Apply bc_OP_S to n pairs (or to a alone) and write out.S.OP. */
+#define BIN(S, T, OP)                                                 \
+	do {                                                          \
+		for (i = 0; i < n; i++)                               \
+			o[i] = bc_##OP##_##S(a[i], b[i]);             \
+		spit("out." #S "." #OP, o, n * sizeof(T));            \
+	} while (0)
+#define UN(S, T, OP)                                                  \
+	do {                                                          \
+		for (i = 0; i < n; i++)                               \
+			o[i] = bc_##OP##_##S(a[i]);                   \
+		spit("out." #S "." #OP, o, n * sizeof(T));            \
+	} while (0)
+
+#define CHECK_INT(S, T)                                               \
+static void check_##S(void)                                           \
+{                                                                     \
+	size_t la, lb, n, i;                                          \
+	T *a = (T *)slurp("in." #S ".a", &la);                        \
+	T *b = (T *)slurp("in." #S ".b", &lb);                        \
+	T *o;                                                         \
+	if (la != lb)                                                 \
+		die("operand sizes differ for", #S);                  \
+	n = la / sizeof(T);                                           \
+	o = (T *)malloc(la + 1);                                      \
+	if (!o)                                                       \
+		die("out of memory for", #S);                         \
+	BIN(S, T, add); BIN(S, T, sub); BIN(S, T, mul);               \
+	UN(S, T, neg); UN(S, T, abs);                                 \
+	BIN(S, T, div); BIN(S, T, floordiv);                          \
+	BIN(S, T, mod); BIN(S, T, fmod); BIN(S, T, pow);              \
+	BIN(S, T, shl); BIN(S, T, shr);                               \
+	BIN(S, T, max); BIN(S, T, min); UN(S, T, not);                \
+	free(a); free(b); free(o);                                    \
+}
+
+CHECK_INT(i8, int8_t)
+CHECK_INT(i16, int16_t)
+CHECK_INT(i32, int32_t)
+CHECK_INT(i64, int64_t)
+CHECK_INT(u8, uint8_t)
+CHECK_INT(u16, uint16_t)
+CHECK_INT(u32, uint32_t)
+CHECK_INT(u64, uint64_t)
+
+#define CHECK_FLOAT(S, T)                                             \
+static void check_##S(void)                                           \
+{                                                                     \
+	size_t la, lb, n, i;                                          \
+	T *a = (T *)slurp("in." #S ".a", &la);                        \
+	T *b = (T *)slurp("in." #S ".b", &lb);                        \
+	T *o;                                                         \
+	if (la != lb)                                                 \
+		die("operand sizes differ for", #S);                  \
+	n = la / sizeof(T);                                           \
+	o = (T *)malloc(la + 1);                                      \
+	if (!o)                                                       \
+		die("out of memory for", #S);                         \
+	BIN(S, T, max); BIN(S, T, min);                               \
+	BIN(S, T, floordiv); BIN(S, T, mod);                          \
+	BIN(S, T, fmod); BIN(S, T, pow);                              \
+	free(a); free(b); free(o);                                    \
+}
+
+CHECK_FLOAT(f32, float)
+CHECK_FLOAT(f64, double)
+
+/* bc_f2T and bc_wrap_T for every integer T. */
+#define CONV(PRE, S, T, IN, v)                                        \
+	do {                                                          \
+		T *o = (T *)malloc(n * sizeof(T) + 1);                \
+		if (!o)                                               \
+			die("out of memory for", #PRE #S);            \
+		for (i = 0; i < n; i++)                               \
+			o[i] = bc_##PRE##S(v[i]);                     \
+		spit("out." IN "." #S, o, n * sizeof(T));             \
+		free(o);                                              \
+	} while (0)
+#define CONV_ALL(PRE, IN, v)                                          \
+	do {                                                          \
+		CONV(PRE, i8, int8_t, IN, v);                         \
+		CONV(PRE, i16, int16_t, IN, v);                       \
+		CONV(PRE, i32, int32_t, IN, v);                       \
+		CONV(PRE, i64, int64_t, IN, v);                       \
+		CONV(PRE, u8, uint8_t, IN, v);                        \
+		CONV(PRE, u16, uint16_t, IN, v);                      \
+		CONV(PRE, u32, uint32_t, IN, v);                      \
+		CONV(PRE, u64, uint64_t, IN, v);                      \
+	} while (0)
+
+static void check_conv(void)
+{
+	size_t len, n, i;
+	double *d = (double *)slurp("in.f2", &len);
+	uint64_t *u;
+
+	n = len / sizeof(double);
+	CONV_ALL(f2, "f2", d);
+	free(d);
+	u = (uint64_t *)slurp("in.wrap", &len);
+	n = len / sizeof(uint64_t);
+	CONV_ALL(wrap_, "wrap", u);
+	free(u);
+}
+
+/*
+ * in.ref: lines "rank d0 .. d(rank-1) nops s00 .. s0(rank-1) s10 ..."
+ * (strides of operand k for each dim).  out.ref: for each case one line
+ * per operand with the offsets bc_ref_walk visits, then "end".
+ */
+#define REF_MAX 16
+
+struct ref_ctx {
+	int nops;
+	long *seen[REF_MAX];
+	size_t count, cap;
+};
+
+static void ref_visit(void *vctx, const ptrdiff_t *off)
+{
+	struct ref_ctx *c = (struct ref_ctx *)vctx;
+	int k;
+
+	if (c->count == c->cap)
+		die("too many elements in", "in.ref");
+	for (k = 0; k < c->nops; k++)
+		c->seen[k][c->count] = (long)off[k];
+	c->count++;
+}
+
+static void check_ref(void)
+{
+	char path[4096];
+	FILE *in, *out;
+	int rank, nops, d, k;
+	size_t dims[REF_MAX], idx[REF_MAX], i;
+	ptrdiff_t strides[REF_MAX][REF_MAX], off[REF_MAX];
+	struct bc_ref_operand ops[REF_MAX];
+	struct ref_ctx c;
+	long v;
+
+	snprintf(path, sizeof path, "%s/in.ref", dir);
+	in = fopen(path, "r");
+	snprintf(path, sizeof path, "%s/out.ref", outdir);
+	out = fopen(path, "w");
+	if (!in || !out)
+		die("cannot open", "in.ref / out.ref");
+	while (fscanf(in, "%d", &rank) == 1) {
+		if (rank < 0 || rank > REF_MAX)
+			die("bad rank in", "in.ref");
+		c.cap = 1;
+		for (d = 0; d < rank; d++) {
+			if (fscanf(in, "%ld", &v) != 1 || v < 0)
+				die("bad dim in", "in.ref");
+			dims[d] = (size_t)v;
+			c.cap *= dims[d];
+		}
+		if (fscanf(in, "%d", &nops) != 1 || nops < 1 || nops > REF_MAX)
+			die("bad nops in", "in.ref");
+		for (k = 0; k < nops; k++) {
+			for (d = 0; d < rank; d++) {
+				if (fscanf(in, "%ld", &v) != 1)
+					die("bad stride in", "in.ref");
+				strides[k][d] = (ptrdiff_t)v;
+			}
+			ops[k].data = NULL;
+			ops[k].strides = strides[k];
+			c.seen[k] = (long *)malloc(c.cap * sizeof(long) + 1);
+			if (!c.seen[k])
+				die("out of memory for", "in.ref");
+		}
+		c.nops = nops;
+		c.count = 0;
+		bc_ref_walk(rank, dims, nops, ops, idx, off, ref_visit, &c);
+		for (k = 0; k < nops; k++) {
+			for (i = 0; i < c.count; i++)
+				fprintf(out, "%s%ld", i ? " " : "", c.seen[k][i]);
+			fprintf(out, "\n");
+			free(c.seen[k]);
+		}
+		fprintf(out, "end\n");
+	}
+	fclose(in);
+	if (fclose(out) != 0)
+		die("cannot write", "out.ref");
+}
+
+int main(int argc, char **argv)
+{
+	if (argc != 3) {
+		fprintf(stderr, "usage: runtime_check INDIR OUTDIR\n");
+		return 2;
+	}
+	dir = argv[1];
+	outdir = argv[2];
+	check_i8(); check_i16(); check_i32(); check_i64();
+	check_u8(); check_u16(); check_u32(); check_u64();
+	check_f32(); check_f64();
+	check_conv();
+	check_ref();
+	return 0;
+}

@@ -1,0 +1,673 @@
+#!/usr/bin/python3
+"""Check runtime/bc.h, bc_math.h and bc_ref.h against NumPy; print TAP.
+
+Run by tests/t050-runtime.t with /usr/bin/python3 (which has NumPy).
+
+1. The headers compile without a warning under gcc and clang (C99),
+   g++ and clang++ (C++11) and arm-none-eabi-gcc (Cortex-M4), in a file
+   that calls every helper; bc.h and bc_ref.h leave no undefined symbol.
+2. tests/runtime_check.c is built twice, with -O2 and with -O2 plus
+   AddressSanitizer and UndefinedBehaviorSanitizer (any UB aborts); both
+   compute every helper on inputs written here, and each result is
+   compared with NumPy:
+   - 8-bit integers: all 65536 (a, b) pairs; 16-bit: every a, with edge
+     values crossed and random pairs; 32/64-bit: edge values crossed plus
+     random pairs;
+   - floats: edge values (zeros, infinities, NaNs with payloads, subnormals,
+     extremes) crossed plus random; compared bit for bit, pow within 1 ULP;
+   - conversions (bc_f2T, bc_wrap_T) and the reference walker (bc_ref.h)
+     against NumPy's casts and broadcast strides.
+"""
+import math
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import warnings
+
+import numpy as np
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+RUNTIME = os.path.join(os.path.dirname(HERE), "runtime")
+CHECK_C = os.path.join(HERE, "runtime_check.c")
+
+STRICT = ["-Wall", "-Wextra", "-Wpedantic", "-Wconversion",
+          "-Wsign-conversion", "-Wshadow", "-Wstrict-prototypes",
+          "-Wmissing-prototypes", "-Wundef", "-Werror"]
+CXX_FLAGS = ["-std=c++11", "-Wall", "-Wextra", "-Wpedantic", "-Wconversion",
+             "-Wsign-conversion", "-Wshadow", "-Werror"]
+
+INTS = [  # suffix, dtype, bits
+    ("i8", np.int8, 8), ("i16", np.int16, 16),
+    ("i32", np.int32, 32), ("i64", np.int64, 64),
+    ("u8", np.uint8, 8), ("u16", np.uint16, 16),
+    ("u32", np.uint32, 32), ("u64", np.uint64, 64),
+]
+FLOATS = [("f32", np.float32, np.uint32), ("f64", np.float64, np.uint64)]
+INT_BIN = ["add", "sub", "mul", "div", "floordiv", "mod", "fmod", "pow",
+           "shl", "shr", "max", "min"]
+INT_UN = ["neg", "abs", "not"]
+FLOAT_BIN = ["max", "min", "floordiv", "mod", "fmod", "pow"]
+
+warnings.simplefilter("ignore")
+np.seterr(all="ignore")
+
+
+class Tap:
+    def __init__(self):
+        self.n = 0
+        self.failed = 0
+
+    def ok(self, cond, name, diag=()):
+        self.n += 1
+        if not cond:
+            self.failed += 1
+        print("%s %d - %s" % ("ok" if cond else "not ok", self.n, name))
+        if not cond:
+            for line in diag:
+                for part in str(line).splitlines() or [""]:
+                    print("# " + part)
+        sys.stdout.flush()
+        return cond
+
+    def skip(self, name, why):
+        self.n += 1
+        print("ok %d - %s # skip %s" % (self.n, name, why))
+
+    def comment(self, text):
+        print("# " + text)
+
+    def done(self):
+        print("1..%d" % self.n)
+
+
+def run(cmd, **kw):
+    p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                       universal_newlines=True, **kw)
+    return p.returncode, p.stdout
+
+
+# ---------------------------------------------------------------------------
+# 1. Compile checks
+
+def use_file():
+    """C source (also valid C++) that calls every helper once."""
+    L = ['#include "bc.h"', '#include "bc_math.h"', '#include "bc_ref.h"', ""]
+
+    def fn(ret, name, params, body):
+        L.append("%s use_%s(%s);" % (ret, name, params))
+        L.append("%s use_%s(%s) { %s }" % (ret, name, params, body))
+
+    for s, dt, bits in INTS:
+        t = np.dtype(dt).name + "_t"
+        for op in INT_BIN:
+            fn(t, op + "_" + s, "%s a, %s b" % (t, t),
+               "return bc_%s_%s(a, b);" % (op, s))
+        for op in INT_UN:
+            fn(t, op + "_" + s, "%s a" % t, "return bc_%s_%s(a);" % (op, s))
+        fn(t, "f2" + s, "double v", "return bc_f2%s(v);" % s)
+        fn(t, "wrap_" + s, "uint64_t u", "return bc_wrap_%s(u);" % s)
+    for s, dt, _ in FLOATS:
+        t = "float" if s == "f32" else "double"
+        for op in FLOAT_BIN:
+            fn(t, op + "_" + s, "%s a, %s b" % (t, t),
+               "return bc_%s_%s(a, b);" % (op, s))
+    fn("void", "restrict", "float *restrict o, const float *restrict a, int n",
+       "int i; for (i = 0; i < n; i++) o[i] = bc_max_f32(a[i], o[i]);")
+    L.append("static void use_visit(void *ctx, const ptrdiff_t *off)")
+    L.append("{ *(ptrdiff_t *)ctx += off[0] + off[1]; }")
+    fn("ptrdiff_t", "ref", "const size_t *dims, const ptrdiff_t *s0, "
+       "const ptrdiff_t *s1",
+       "struct bc_ref_operand ops[2]; size_t idx[3]; ptrdiff_t off[2]; "
+       "ptrdiff_t sum = 0; ops[0].data = 0; ops[0].strides = s0; "
+       "ops[1].data = 0; ops[1].strides = s1; "
+       "bc_ref_walk(3, dims, 2, ops, idx, off, use_visit, &sum); "
+       "return sum;")
+    return "\n".join(L) + "\n"
+
+
+def no_math_file():
+    """Calls of bc.h and bc_ref.h only: must need no external symbol."""
+    src = use_file().replace('#include "bc_math.h"\n', "")
+    keep = []
+    for line in src.splitlines():
+        if any("use_%s_f" % op in line for op in ("floordiv", "mod", "fmod",
+                                                   "pow")):
+            continue
+        keep.append(line)
+    return "\n".join(keep) + "\n"
+
+
+def undefined_symbols(nm, obj):
+    rc, out = run([nm, "-u", obj])
+    if rc != 0:
+        return None, out
+    syms = [l.split()[-1] for l in out.splitlines() if l.strip()]
+    return syms, out
+
+
+def compile_checks(tap, tmp):
+    src = os.path.join(tmp, "use.c")
+    with open(src, "w") as f:
+        f.write(use_file())
+    src_cc = os.path.join(tmp, "use.cc")
+    shutil.copy(src, src_cc)
+    nomath = os.path.join(tmp, "nomath.c")
+    with open(nomath, "w") as f:
+        f.write(no_math_file())
+    inc = ["-I" + RUNTIME]
+    obj = os.path.join(tmp, "use.o")
+    cases = [
+        ("gcc", "gcc C99 strict", ["-std=c99"] + STRICT + ["-O2"], src),
+        ("clang", "clang C99 strict", ["-std=c99"] + STRICT + ["-O2"], src),
+        ("g++", "g++ C++11", CXX_FLAGS + ["-O2"], src_cc),
+        ("clang++", "clang++ C++11", CXX_FLAGS + ["-O2"], src_cc),
+        ("arm-none-eabi-gcc", "arm-none-eabi-gcc C99 strict, Cortex-M4 -Os",
+         ["-std=c99"] + STRICT + ["-mcpu=cortex-m4", "-mthumb", "-Os"], src),
+    ]
+    for cc, name, flags, file in cases:
+        if not shutil.which(cc):
+            tap.skip("headers compile warning-free: " + name,
+                     "%s not installed" % cc)
+            continue
+        cmd = [cc] + flags + inc + ["-c", file, "-o", obj]
+        rc, out = run(cmd)
+        tap.ok(rc == 0 and out.strip() == "",
+               "headers compile warning-free: " + name,
+               [" ".join(cmd), out])
+
+    # No hidden calls (memcpy, memset, ...): bc.h and bc_ref.h use nothing.
+    cmd = ["gcc", "-std=c99", "-O2"] + inc + ["-c", nomath, "-o", obj]
+    rc, out = run(cmd)
+    syms, nmout = undefined_symbols("nm", obj) if rc == 0 else (None, out)
+    tap.ok(syms == [], "bc.h and bc_ref.h call nothing external (gcc -O2)",
+           [" ".join(cmd), nmout])
+    if shutil.which("arm-none-eabi-gcc") and shutil.which("arm-none-eabi-nm"):
+        cmd = ["arm-none-eabi-gcc", "-std=c99", "-mcpu=cortex-m4", "-mthumb",
+               "-Os"] + inc + ["-c", nomath, "-o", obj]
+        rc, out = run(cmd)
+        syms, nmout = (undefined_symbols("arm-none-eabi-nm", obj)
+                       if rc == 0 else (None, out))
+        # 64-bit division and soft float are libgcc's business.
+        other = [s for s in (syms or []) if not s.startswith("__aeabi_")]
+        tap.ok(syms is not None and not other,
+               "bc.h and bc_ref.h call only libgcc helpers on Cortex-M4",
+               [" ".join(cmd), nmout])
+        if syms:
+            tap.comment("Cortex-M4 libgcc helpers used: " + " ".join(syms))
+    else:
+        tap.skip("bc.h and bc_ref.h call only libgcc helpers on Cortex-M4",
+                 "arm-none-eabi-gcc not installed")
+
+
+# ---------------------------------------------------------------------------
+# 2. Inputs
+
+def wrap_to(vals, dt):
+    """Python ints to dtype, modulo 2^bits."""
+    return np.array([v % 2 ** 64 for v in vals], dtype=np.uint64).astype(dt)
+
+
+def int_inputs(dt, bits, rng):
+    info = np.iinfo(dt)
+    if bits == 8:
+        r = np.arange(info.min, info.max + 1, dtype=np.int64)
+        a = np.repeat(r, r.size).astype(dt)
+        b = np.tile(r, r.size).astype(dt)
+        return a, b, "all 65536 pairs"
+    edges = [0, 1, -1, 2, -2, 3, -3, 5, -5, 7, -7, 10, -10, 100, -100,
+             bits - 1, bits, bits + 1, -(bits - 1), -bits, -(bits + 1),
+             info.min, info.min + 1, info.min + 2, info.max, info.max - 1,
+             info.max - 2, info.min // 2, info.max // 2, info.max // 2 + 1,
+             info.max // 3, 2 ** (bits // 2), 2 ** (bits // 2) - 1,
+             0x55, 0x5555 & int(info.max)]
+    e = np.unique(wrap_to(edges, dt))
+    parts_a = [np.repeat(e, e.size)]
+    parts_b = [np.tile(e, e.size)]
+    lo, hi = int(info.min), int(info.max)
+    n = 20000
+    # fully random pairs
+    parts_a.append(rng.integers(lo, hi, size=n, endpoint=True, dtype=dt))
+    parts_b.append(rng.integers(lo, hi, size=n, endpoint=True, dtype=dt))
+    # random a with small b (shift counts, exponents, small divisors)
+    parts_a.append(rng.integers(lo, hi, size=n // 2, endpoint=True, dtype=dt))
+    parts_b.append(rng.integers(max(lo, -bits - 2), bits + 2, size=n // 2,
+                                endpoint=True, dtype=dt))
+    # both small
+    parts_a.append(rng.integers(max(lo, -40), 40, size=n // 2,
+                                endpoint=True, dtype=dt))
+    parts_b.append(rng.integers(max(lo, -40), 40, size=n // 2,
+                                endpoint=True, dtype=dt))
+    what = "%d edge pairs + %d random" % (e.size ** 2, 2 * n)
+    if bits == 16:
+        # every a, against random b and against the edge values
+        all_a = np.arange(lo, hi + 1, dtype=np.int64).astype(dt)
+        parts_a.append(all_a)
+        parts_b.append(rng.integers(lo, hi, size=all_a.size, endpoint=True,
+                                    dtype=dt))
+        parts_a.append(np.repeat(all_a, e.size))
+        parts_b.append(np.tile(e, all_a.size))
+        what += " + every a against random b and the edges"
+    return np.concatenate(parts_a), np.concatenate(parts_b), what
+
+
+def float_edges(dt):
+    fi = np.finfo(dt)
+    ui = np.uint32 if dt == np.float32 else np.uint64
+    tiny_sub = np.array([1], ui).view(dt)[0]
+    big_sub = (np.array([fi.tiny], dt).view(ui) - ui(1)).view(dt)[0]
+    vals = [0.0, -0.0, 1.0, -1.0, 0.5, -0.5, 1.5, -1.5, 2.0, -2.0, 3.0, -3.0,
+            7.0, -7.0, 0.1, -0.1, 2.5, -2.5, 1e30, -1e30, 1e-30, -1e-30,
+            np.inf, -np.inf, fi.tiny, -fi.tiny, tiny_sub, -tiny_sub,
+            big_sub, -big_sub, fi.max, -fi.max, 16777216.0, 16777217.0,
+            2.0 ** 53, 2.0 ** 53 + 1, 1e300, 0.3, -0.7, 1e10, -1e10]
+    v = np.array(vals, dtype=dt)
+    nan = np.array([np.nan], dt).view(ui)[0]
+    sign = ui(1) << ui(8 * np.dtype(dt).itemsize - 1)
+    nans = np.array([nan, nan | sign, nan | ui(5), nan | sign | ui(0x1234)],
+                    ui).view(dt)
+    return np.unique(np.concatenate([v, nans]).view(ui)).view(dt)
+
+
+def float_inputs(dt, ui, rng):
+    e = float_edges(dt)
+    a = [np.repeat(e, e.size)]
+    b = [np.tile(e, e.size)]
+    n = 10000
+    bits = 8 * np.dtype(dt).itemsize
+    # random bit patterns: any sign, exponent, payload
+    a.append(rng.integers(0, 2 ** bits - 1, size=n, endpoint=True,
+                          dtype=ui).view(dt))
+    b.append(rng.integers(0, 2 ** bits - 1, size=n, endpoint=True,
+                          dtype=ui).view(dt))
+    # moderate values: small integers and ratios, where divmod rounds
+    for _ in range(2):
+        a.append((rng.integers(-1000, 1000, size=n) /
+                  rng.choice([1, 2, 3, 4, 7, 10, 1000], size=n)).astype(dt))
+        b.append((rng.integers(-100, 100, size=n) /
+                  rng.choice([1, 2, 3, 4, 7, 10], size=n)).astype(dt))
+    # random magnitudes over the whole exponent range
+    m = np.exp(rng.uniform(-700 if dt == np.float64 else -85,
+                           700 if dt == np.float64 else 85, size=(2, n)))
+    s = rng.choice([-1.0, 1.0], size=(2, n))
+    a.append((m[0] * s[0]).astype(dt))
+    b.append((m[1] * s[1]).astype(dt))
+    # pow-friendly: a in (0, 10], b in [-40, 40]
+    a.append(rng.uniform(0, 10, size=n).astype(dt))
+    b.append(rng.uniform(-40, 40, size=n).astype(dt))
+    return (np.concatenate(a), np.concatenate(b),
+            "%d edge pairs + %d random" % (e.size ** 2, 6 * n))
+
+
+def f2_inputs(rng):
+    vals = [0.0, -0.0, 0.5, -0.5, 0.999, -0.999, 1.0, -1.0, 1.5, -1.5,
+            np.nan, -np.nan, np.inf, -np.inf, 1e300, -1e300, 5e-324]
+    for _, dt, bits in INTS:
+        info = np.iinfo(dt)
+        for x in (int(info.min), int(info.max)):
+            for d in (-1.5, -1.0, -0.5, 0.0, 0.5, 1.0, 1.5):
+                vals.append(float(x) + d)
+            f = float(x)
+            vals += [np.nextafter(f, np.inf), np.nextafter(f, -np.inf)]
+    for k in range(66):
+        for s in (1.0, -1.0):
+            f = s * 2.0 ** k
+            vals += [f, np.nextafter(f, np.inf), np.nextafter(f, -np.inf)]
+    v = np.array(vals, dtype=np.float64)
+    r1 = rng.uniform(-300, 300, size=4000)
+    r2 = np.exp(rng.uniform(0, 46, size=4000)) * rng.choice([-1.0, 1.0],
+                                                            size=4000)
+    r3 = rng.integers(0, 2 ** 64 - 1, size=2000, endpoint=True,
+                      dtype=np.uint64).view(np.float64)
+    return np.concatenate([v, r1, r2, r3])
+
+
+def wrap_inputs(rng):
+    vals = [0, 1, 2 ** 64 - 1, 2 ** 63, 2 ** 63 - 1]
+    for k in (7, 8, 15, 16, 31, 32, 62, 63):
+        for d in (-1, 0, 1):
+            vals.append((2 ** k + d) % 2 ** 64)
+            vals.append((-2 ** k + d) % 2 ** 64)
+    r = rng.integers(0, 2 ** 64 - 1, size=5000, endpoint=True,
+                     dtype=np.uint64)
+    return np.concatenate([np.array(vals, dtype=np.uint64), r])
+
+
+# Walker cases: result shape, then operand arrays (views of aranges, so
+# each element's value is its offset from the start of the buffer).
+def ref_cases():
+    def ar(shape):
+        return np.arange(int(np.prod(shape)), dtype=np.int64).reshape(shape)
+    return [
+        ((2, 3, 4), [ar((2, 3, 4)), ar((3, 1)), ar((4,)), ar(()),
+                     ar((1, 1, 1)), ar((2, 1, 4))]),
+        ((2, 1, 3, 1, 2), [ar((2, 1, 3, 1, 2)), ar((3, 1, 2)), ar((2, 1, 1, 1, 1))]),
+        ((3, 4), [ar((3, 4)), ar((4, 3)).T, ar((4,))[::-1],
+                  ar((3, 8))[:, ::2]]),
+        ((5,), [ar((5,)), ar((1,))]),
+        ((), [ar(()), ar(())]),
+        ((0, 3), [ar((0, 3)), ar((3,))]),
+        ((3, 0), [ar((3, 0)), ar((3, 1))]),
+        ((2, 3, 5, 7), [ar((2, 3, 5, 7)), ar((3, 1, 1)), ar((5, 1)),
+                        ar((2, 1, 1, 7))]),
+    ]
+
+
+def write_ref(path):
+    lines, expect = [], []
+    for shape, ops in ref_cases():
+        words = [str(len(shape))] + [str(d) for d in shape] + [str(len(ops))]
+        exp = []
+        for op in ops:
+            view = np.broadcast_to(op, shape)
+            words += [str(s // view.itemsize) for s in view.strides]
+            flat = view.ravel()
+            exp.append((flat - op.flat[0] if op.size else flat).tolist())
+        lines.append(" ".join(words))
+        expect.append((shape, [o.shape for o in ops], exp))
+    with open(path, "w") as f:
+        f.write("\n".join(lines) + "\n")
+    return expect
+
+
+# ---------------------------------------------------------------------------
+# 3. Expected values
+
+def expect_int(op, a, b, dt):
+    signed = np.iinfo(dt).min < 0
+    if op == "add": return np.add(a, b)
+    if op == "sub": return np.subtract(a, b)
+    if op == "mul": return np.multiply(a, b)
+    if op == "neg": return np.negative(a)
+    if op == "abs": return np.abs(a)
+    if op == "not": return np.invert(a)
+    if op == "max": return np.maximum(a, b)
+    if op == "min": return np.minimum(a, b)
+    if op == "floordiv": return np.floor_divide(a, b)
+    if op == "mod": return np.remainder(a, b)
+    if op == "fmod": return np.fmod(a, b)
+    if op == "shl": return np.left_shift(a, b)
+    if op == "shr": return np.right_shift(a, b)
+    if op == "div":
+        # C division truncates: floor + 1 when inexact and signs differ
+        q = np.floor_divide(a, b)
+        r = np.remainder(a, b)
+        if signed:
+            adj = (r != 0) & ((a < 0) != (b < 0))
+            q = (q + adj.astype(dt)).astype(dt)
+        return q
+    if op == "pow":
+        if not signed:
+            return np.power(a, b)
+        neg = b < 0
+        r = np.power(a, np.where(neg, 0, b).astype(dt))
+        # b < 0 (NumPy raises): integer part of 1 / a^|b|
+        odd = (b.astype(np.int64) & 1) != 0
+        rule = np.where(a == 1, 1, np.where(a == -1, np.where(odd, -1, 1), 0))
+        return np.where(neg, rule, r).astype(dt)
+    raise ValueError(op)
+
+
+def expect_float(op, a, b):
+    if op == "max": return np.maximum(a, b)
+    if op == "min": return np.minimum(a, b)
+    if op == "floordiv": return np.floor_divide(a, b)
+    if op == "mod": return np.remainder(a, b)
+    if op == "fmod": return np.fmod(a, b)
+    if op == "pow": return np.power(a, b)
+    raise ValueError(op)
+
+
+def ulp_diff(x, y, ui):
+    """ULP distance of same-typed float arrays; NaN vs NaN is 0."""
+    bits = 8 * np.dtype(ui).itemsize
+    si = np.int32 if bits == 32 else np.int64
+
+    def ordered(v):
+        i = v.view(si).astype(object)
+        return np.array([(-(1 << (bits - 1)) - k) if k < 0 else k
+                         for k in i], dtype=object)
+    xn, yn = np.isnan(x), np.isnan(y)
+    ix = ordered(x)
+    iy = ordered(y)
+    d = np.abs(ix - iy)
+    d[xn & yn] = 0
+    d[xn != yn] = 1 << 70
+    return d
+
+
+def fmt_float(v, ui):
+    return "%r (0x%0*x)" % (float(v), 2 * np.dtype(ui).itemsize,
+                            int(np.array([v]).view(ui)[0]))
+
+
+def mismatches(idx, a, b, exp, got, fmt, limit=5):
+    out = []
+    for i in idx[:limit]:
+        args = "a=%s" % fmt(a[i]) if b is None else \
+            "a=%s b=%s" % (fmt(a[i]), fmt(b[i]))
+        out.append("%s: expected %s, got %s" % (args, fmt(exp[i]),
+                                                fmt(got[i])))
+    if len(idx) > limit:
+        out.append("... %d mismatches in all" % len(idx))
+    return out
+
+
+def saturate(v, dt):
+    info = np.iinfo(dt)
+    out = []
+    for x in v.tolist():
+        if x != x:
+            out.append(0)
+        elif x == math.inf:
+            out.append(int(info.max))
+        elif x == -math.inf:
+            out.append(int(info.min))
+        else:
+            out.append(min(max(math.trunc(x), int(info.min)), int(info.max)))
+    return out
+
+
+# ---------------------------------------------------------------------------
+
+def main():
+    tap = Tap()
+    tmp = tempfile.mkdtemp(prefix="bcastgen-runtime.")
+    try:
+        body(tap, tmp)
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    tap.done()
+    return 0
+
+
+def body(tap, tmp):
+    compile_checks(tap, tmp)
+
+    indir = os.path.join(tmp, "in")
+    os.mkdir(indir)
+    rng = np.random.default_rng(20240601)
+    inputs = {}
+    for s, dt, bits in INTS:
+        a, b, what = int_inputs(dt, bits, rng)
+        inputs[s] = (a, b, what)
+        a.tofile(os.path.join(indir, "in.%s.a" % s))
+        b.tofile(os.path.join(indir, "in.%s.b" % s))
+    for s, dt, ui in FLOATS:
+        a, b, what = float_inputs(dt, ui, rng)
+        inputs[s] = (a, b, what)
+        a.tofile(os.path.join(indir, "in.%s.a" % s))
+        b.tofile(os.path.join(indir, "in.%s.b" % s))
+    f2 = f2_inputs(rng)
+    f2.tofile(os.path.join(indir, "in.f2"))
+    wr = wrap_inputs(rng)
+    wr.tofile(os.path.join(indir, "in.wrap"))
+    ref_expect = write_ref(os.path.join(indir, "in.ref"))
+
+    builds = [
+        ("asan+ubsan", ["-fsanitize=address,undefined,float-cast-overflow",
+                        "-fno-sanitize-recover=all", "-g"]),
+        ("-O2", []),
+    ]
+    outs = []
+    env = dict(os.environ)
+    env["ASAN_OPTIONS"] = "detect_leaks=0:abort_on_error=0"
+    env["UBSAN_OPTIONS"] = "print_stacktrace=1:halt_on_error=1"
+    for name, extra in builds:
+        exe = os.path.join(tmp, "runtime_check_" + str(len(outs)))
+        cmd = (["gcc", "-std=c99", "-O2"] + STRICT + extra +
+               ["-I" + RUNTIME, CHECK_C, "-o", exe, "-lm"])
+        rc, out = run(cmd)
+        if not tap.ok(rc == 0, "build runtime_check.c (%s)" % name,
+                      [" ".join(cmd), out]):
+            continue
+        od = os.path.join(tmp, "out" + str(len(outs)))
+        os.mkdir(od)
+        rc, out = run([exe, indir, od], env=env)
+        if tap.ok(rc == 0, "run runtime_check (%s)" % name,
+                  ["exit status %d" % rc, out[-3000:]]):
+            outs.append((name, od))
+    if not outs:
+        return
+    names = " and ".join(n for n, _ in outs)
+
+    def load(od, file, dt, n):
+        p = os.path.join(od, file)
+        if not os.path.exists(p):
+            return None
+        got = np.fromfile(p, dtype=dt)
+        return got if got.size == n else None
+
+    # integers
+    for s, dt, bits in INTS:
+        a, b, what = inputs[s]
+        ifmt = lambda v: str(int(v))
+        for op in INT_BIN + INT_UN:
+            unary = op in INT_UN
+            exp = expect_int(op, a, b, dt).astype(dt)
+            diag, good = [], True
+            for bname, od in outs:
+                got = load(od, "out.%s.%s" % (s, op), dt, a.size)
+                if got is None:
+                    good = False
+                    diag.append("%s: no output" % bname)
+                    continue
+                bad = np.nonzero(got != exp)[0]
+                if bad.size:
+                    good = False
+                    diag.append("%s build:" % bname)
+                    diag += mismatches(bad, a, None if unary else b, exp,
+                                       got, ifmt)
+            tap.ok(good, "bc_%s_%s matches NumPy (%s; %s)" %
+                   (op, s, what, names), diag)
+
+    # floats
+    for s, dt, ui in FLOATS:
+        a, b, what = inputs[s]
+        ffmt = lambda v, ui=ui: fmt_float(v, ui)
+        for op in FLOAT_BIN:
+            exp = expect_float(op, a, b).astype(dt)
+            diag, good = [], True
+            maxulp = n1ulp = 0
+            for bname, od in outs:
+                got = load(od, "out.%s.%s" % (s, op), dt, a.size)
+                if got is None:
+                    good = False
+                    diag.append("%s: no output" % bname)
+                    continue
+                if op == "pow":
+                    d = ulp_diff(exp, got, ui)
+                    bad = np.nonzero(d > 1)[0]
+                    maxulp = max(maxulp, int(d.max()))
+                    n1ulp = int((d == 1).sum())
+                else:
+                    bad = np.nonzero(exp.view(ui) != got.view(ui))[0]
+                if bad.size:
+                    good = False
+                    diag.append("%s build:" % bname)
+                    diag += mismatches(bad, a, b, exp, got, ffmt)
+            how = "within 1 ULP" if op == "pow" else "bit for bit"
+            tap.ok(good, "bc_%s_%s matches NumPy %s (%s; %s)" %
+                   (op, s, how, what, names), diag)
+            if op == "pow":
+                tap.comment("bc_pow_%s: largest difference from NumPy %d ULP"
+                            " (%d of %d results 1 ULP off)"
+                            % (s, maxulp, n1ulp, a.size))
+
+    # conversions
+    for s, dt, bits in INTS:
+        exp = np.array(saturate(f2, dt), dtype=object).astype(dt)
+        # NumPy's cast agrees where the truncated value is in range
+        info = np.iinfo(dt)
+        inr = np.array([x == x and abs(x) != math.inf and
+                        int(info.min) <= math.trunc(x) <= int(info.max)
+                        for x in f2.tolist()])
+        npc = f2[inr].astype(dt)
+        diag, good = [], True
+        bad = np.nonzero(npc != exp[inr])[0]
+        if bad.size:
+            good = False
+            diag.append("NumPy astype disagrees with truncation:")
+            diag += mismatches(bad, f2[inr], None, exp[inr], npc, repr)
+        for bname, od in outs:
+            got = load(od, "out.f2.%s" % s, dt, f2.size)
+            if got is None:
+                good = False
+                diag.append("%s: no output" % bname)
+                continue
+            bad = np.nonzero(got != exp)[0]
+            if bad.size:
+                good = False
+                diag.append("%s build:" % bname)
+                diag += mismatches(bad, f2, None, exp, got, repr)
+        tap.ok(good, "bc_f2%s: NumPy astype in range (%d values), saturating "
+               "outside, NaN -> 0 (%d values; %s)" %
+               (s, int(inr.sum()), f2.size, names), diag)
+
+    for s, dt, bits in INTS:
+        exp = wr.astype(dt)
+        diag, good = [], True
+        for bname, od in outs:
+            got = load(od, "out.wrap.%s" % s, dt, wr.size)
+            if got is None:
+                good = False
+                diag.append("%s: no output" % bname)
+                continue
+            bad = np.nonzero(got != exp)[0]
+            if bad.size:
+                good = False
+                diag.append("%s build:" % bname)
+                diag += mismatches(bad, wr, None, exp, got, repr)
+        tap.ok(good, "bc_wrap_%s matches uint64 astype (%d values; %s)" %
+               (s, wr.size, names), diag)
+
+    # reference walker
+    for bname, od in outs:
+        p = os.path.join(od, "out.ref")
+        got = []
+        if os.path.exists(p):
+            cur = []
+            with open(p) as f:
+                for line in f:
+                    line = line.strip()
+                    if line == "end":
+                        got.append(cur)
+                        cur = []
+                    else:
+                        cur.append([int(w) for w in line.split()])
+        diag = []
+        for k, (shape, shapes, exp) in enumerate(ref_expect):
+            g = got[k] if k < len(got) else None
+            if g != exp:
+                diag.append("walking %s with operands %s:" % (shape, shapes))
+                diag.append("  expected %s" % [e[:24] for e in exp])
+                diag.append("  got      %s" % ([x[:24] for x in g]
+                                               if g is not None else None))
+        tap.ok(not diag and len(got) == len(ref_expect),
+               "bc_ref_walk visits NumPy's broadcast offsets (%d cases; %s)"
+               % (len(ref_expect), bname), diag)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
