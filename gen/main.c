@@ -302,6 +302,16 @@ check_result(const struct options *opt, const struct bcast *b, struct strbuf *er
 	}
 }
 
+/* Return 1 if S is a C identifier. */
+static int
+c_identifier(const char *s)
+{
+	if (!(s[0] == '_' || (s[0] >= 'a' && s[0] <= 'z') || (s[0] >= 'A' && s[0] <= 'Z')))
+		return 0;
+	return strspn(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_")
+	       == strlen(s);
+}
+
 /* Return 1 if S is a C or C++ keyword or a name the kernel code uses. */
 static int
 reserved_name(const char *s)
@@ -339,14 +349,14 @@ reserved_name(const char *s)
 
 /*
 ** Describe the kernel written by -o into K from OPT and the resolution B,
-** with PLAN built: names, dtypes, the op checked against them. Dies on
-** any error in the description.
+** with PLAN to be built: names, dtypes, the op checked against them.
+** Dies on any error in the description.
 */
 static void
 describe_kernel(struct kernel *k, const struct options *opt, const struct bcast *b,
-                struct plan *plan, char *name, char *header)
+                struct plan *plan)
 {
-	struct strbuf err = {0};
+	struct strbuf err = {0}, header = {0}, name = {0};
 	const char *base = strrchr(opt->output, '/');
 	size_t n;
 
@@ -354,21 +364,19 @@ describe_kernel(struct kernel *k, const struct options *opt, const struct bcast 
 	n = strlen(base);
 	if (n < 3 || strcmp(base + n - 2, ".c") != 0)
 		die("output file '%s' does not end in .c", opt->output);
-	sprintf(header, "%.*s.h", (int)(n - 2), base);
+	sb_printf(&header, "%.*s.h", (int)(n - 2), base);
 	if (opt->name)
-		strcpy(name, opt->name);
+		sb_add(&name, opt->name);
 	else
-		sprintf(name, "%.*s", (int)(n - 2), base);
-	if (!(name[0] == '_' || (name[0] >= 'a' && name[0] <= 'z')
-	      || (name[0] >= 'A' && name[0] <= 'Z'))
-	    || strspn(name, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_") != strlen(name))
-		die("kernel name '%s' is not a C identifier%s", name,
+		sb_printf(&name, "%.*s", (int)(n - 2), base);
+	if (!c_identifier(name.s))
+		die("kernel name '%s' is not a C identifier%s", name.s,
 		    opt->name ? "" : " (it comes from -o; set it with --name)");
-	if (reserved_name(name))
-		die("kernel name '%s' is reserved: choose another with --name", name);
+	if (reserved_name(name.s))
+		die("kernel name '%s' is reserved: choose another with --name", name.s);
 	memset(k, 0, sizeof *k);
-	k->name = name;
-	k->header = header;
+	k->name = name.s;
+	k->header = header.s;
 	k->op = opt->op;
 	k->dtype = opt->dtype;
 	k->nin = opt->nops;
@@ -389,8 +397,8 @@ describe_kernel(struct kernel *k, const struct options *opt, const struct bcast 
 			die("operand name '%s' is reserved in kernels: names ending in _v, "
 			    "_t or _DIGITS, i0, i1, ..., out, bc_ and keywords are taken",
 			    opt->ops[i].name);
-		if (strcmp(opt->ops[i].name, name) == 0)
-			die("operand '%s' has the kernel's name", name);
+		if (strcmp(opt->ops[i].name, k->name) == 0)
+			die("operand '%s' has the kernel's name", k->name);
 	}
 	if (opt->inplace && k->in_dtype[0] != k->out_dtype)
 		die("--inplace writes the result into '%s', whose dtype %s is not the "
@@ -432,7 +440,6 @@ main(int argc, char **argv)
 	static struct plan plan;
 	static struct kernel k;
 	struct strbuf out = {0}, err = {0};
-	char name[4096], header[4096];
 	lua_State *L = NULL;
 	int nops;
 
@@ -469,10 +476,10 @@ main(int argc, char **argv)
 
 	/* Plan the kernel, render it and write it. */
 	if (opt.output) {
-		describe_kernel(&k, &opt, &b, &plan, name, header);
+		describe_kernel(&k, &opt, &b, &plan);
 		if (plan_build(&plan, &b, opt.nops, opt.strategy, opt.unroll_limit, &err) != 0)
 			die("%s", err.s);
-		sb_printf(&opt.command, " --name %s%s", name, opt.operands.s);
+		sb_printf(&opt.command, " --name %s%s", k.name, opt.operands.s);
 		k.command = opt.command.s;
 		if (write_kernel(L, &k, opt.output) != 0)
 			exit(EXIT_INPUT);
