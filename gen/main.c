@@ -176,6 +176,7 @@ static void
 parse_args(int argc, char **argv, struct options *opt)
 {
 	static const char *const strategies[] = {"auto", "unroll", "loops"};
+	struct strbuf err = {0};
 	int only_operands = 0;
 	const char *v;
 
@@ -231,8 +232,6 @@ parse_args(int argc, char **argv, struct options *opt)
 			                    PLAN_UNROLL_CEILING, "unroll limit");
 			sb_printf(&opt->command, " --unroll-limit %llu", opt->unroll_limit);
 		} else if ((v = option_value(argc, argv, &i, "--out-shape"))) {
-			struct strbuf err = {0};
-
 			strcpy(opt->out_shape.name, "out");
 			if (shape_parse(v, &opt->out_shape.shape, "out", &err) != 0)
 				die("bad --out-shape: %s", err.s);
@@ -253,6 +252,11 @@ parse_args(int argc, char **argv, struct options *opt)
 	}
 	if (opt->nops == 0 && !opt->dump_lua)
 		usage_error("no operands: give at least one NAME=SHAPE");
+	if (opt->nops > 0 && op_check(opt->op, opt->nops, opt->dtype, &err) != 0)
+		die("%s", err.s);
+	if (opt->op->kind == OP_COPY && !opt->has_out_shape)
+		die("op 'copy' needs --out-shape: the shape to broadcast '%s' to",
+		    opt->ops[0].name);
 	sb_printf(&opt->command, " --op %s --dtype %s", opt->op->name, opt->dtype->name);
 	if (opt->out_dtype)
 		sb_printf(&opt->command, " --out-dtype %s", opt->out_dtype->name);
@@ -356,7 +360,7 @@ static void
 describe_kernel(struct kernel *k, const struct options *opt, const struct bcast *b,
                 struct plan *plan)
 {
-	struct strbuf err = {0}, header = {0}, name = {0};
+	struct strbuf header = {0}, name = {0};
 	const char *base = strrchr(opt->output, '/');
 	size_t n;
 
@@ -384,11 +388,6 @@ describe_kernel(struct kernel *k, const struct options *opt, const struct bcast 
 	k->b = b;
 	k->plan = plan;
 	k->out_dtype = opt->out_dtype ? opt->out_dtype : op_result_dtype(opt->op, opt->dtype);
-	if (op_check(opt->op, opt->nops, opt->dtype, &err) != 0)
-		die("%s", err.s);
-	if (opt->op->kind == OP_COPY && !opt->has_out_shape)
-		die("op 'copy' needs --out-shape: the shape to broadcast '%s' to",
-		    opt->ops[0].name);
 	for (int i = 0; i < opt->nops; i++) {
 		const char *t = opt->ops[i].dtype;
 

@@ -56,7 +56,7 @@ done <<EOF_CASES
 1|-o k.c --dtype f16 x=3|bcastgen: error: unknown dtype 'f16': expected f32 f64 i8 i16 i32 i64 u8 u16 u32 u64
 1|-o k.c x:f16=3|bcastgen: error: unknown dtype 'f16' of operand 'x': expected f32 f64 i8 i16 i32 i64 u8 u16 u32 u64
 1|-o k.c --op shl x=3 y=3|bcastgen: error: op 'left_shift' does not apply to dtype f32: it needs an integer dtype
-1|-o k.c --op invert --dtype f64 x=3|bcastgen: error: op 'invert' does not apply to dtype f64: it needs an integer dtype
+1|--shape --op invert --dtype f64 x=3|bcastgen: error: op 'invert' does not apply to dtype f64: it needs an integer dtype
 1|-o k.c --op sub x=3|bcastgen: error: op 'subtract' takes 2 operands, got 1
 1|-o k.c --op not x=3 y=3|bcastgen: error: op 'logical_not' takes 1 operand, got 2
 1|-o k.c --strategy unroll x=5,5|bcastgen: error: cannot unroll 25 elements: the limit is 16 (set it with --unroll-limit, at most 4096, or use --strategy loops)
