@@ -51,9 +51,9 @@ static const struct op ops[] = {
 	{"logical_or",     "or",       2, 2, OP_BOOL, 0, "||", NULL, NULL, 0, "or"},
 	{"logical_xor",    "xor",      2, 2, OP_BOOL, 0, "!=", NULL, NULL, 0, "xor"},
 	{"logical_not",    "not",      1, 1, OP_BOOL, 0, NULL, NULL, NULL, 0, "not"},
-	{"bitwise_and",    "bitwise_and", 2, 2, OP_ARITH, 1, "&", NULL, NULL, 0, "&"},
-	{"bitwise_or",     "bitwise_or",  2, 2, OP_ARITH, 1, "|", NULL, NULL, 0, "|"},
-	{"bitwise_xor",    "bitwise_xor", 2, 2, OP_ARITH, 1, "^", NULL, NULL, 0, "^"},
+	{"bitwise_and",    "bitwise_and", 2, 2, OP_ARITH, 1, NULL, NULL, "and", 0, "&"},
+	{"bitwise_or",     "bitwise_or",  2, 2, OP_ARITH, 1, NULL, NULL, "or", 0, "|"},
+	{"bitwise_xor",    "bitwise_xor", 2, 2, OP_ARITH, 1, NULL, NULL, "xor", 0, "^"},
 	{"invert",         "invert",   1, 1, OP_ARITH, 1, NULL, NULL, "not", 0, "~"},
 	{"left_shift",     "shl",      2, 2, OP_ARITH, 1, NULL, NULL, "shl", 0, "<<"},
 	{"right_shift",    "shr",      2, 2, OP_ARITH, 1, NULL, NULL, "shr", 0, ">>"},
@@ -125,14 +125,18 @@ static void
 convert(struct strbuf *sb, const char *value, const struct dtype *from,
         const struct dtype *to)
 {
+	/* a cast of "a * b" must convert the product, not a */
+	const char *open = strchr(value, ' ') ? "(" : "";
+	const char *close = *open ? ")" : "";
+
 	if (from == to)
 		sb_add(sb, value);
 	else if (from->is_float && !to->is_float)
-		sb_printf(sb, "bc_f2%s((double)%s)", to->name, value);
+		sb_printf(sb, "bc_f2%s((double)%s%s%s)", to->name, open, value, close);
 	else if (to->is_float || !to->is_signed || from->bits < to->bits)
-		sb_printf(sb, "(%s)%s", to->ctype, value);	/* exact, or wraps */
+		sb_printf(sb, "(%s)%s%s%s", to->ctype, open, value, close);	/* exact, or wraps */
 	else
-		sb_printf(sb, "bc_wrap_%s((uint64_t)%s)", to->name, value);
+		sb_printf(sb, "bc_wrap_%s((uint64_t)%s%s%s)", to->name, open, value, close);
 }
 
 /*
@@ -164,8 +168,6 @@ op_expr(struct strbuf *sb, const struct op *op, const struct dtype *t,
 		sb_printf(&e, "(uint8_t)((%s != 0) %s (%s != 0))", a, op->infix, b);
 	else if (op->kind == OP_BOOL)
 		sb_printf(&e, "(uint8_t)(%s %s %s)", a, op->infix, b);
-	else if (op->infix)	/* bitwise: back from int to T */
-		sb_printf(&e, "(%s)(%s %s %s)", t->ctype, a, op->infix, b);
 	else if (nargs == 1)
 		sb_printf(&e, "bc_%s_%s(%s)", op->helper, t->name, a);
 	else {

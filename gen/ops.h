@@ -28,7 +28,7 @@ struct op {
 	int min_args, max_args;	/* operands it takes; max_args 0 = any number */
 	enum op_kind kind;
 	int int_only;		/* bitwise ops and shifts */
-	const char *infix;	/* C operator when exact for every type: "<" */
+	const char *infix;	/* comparisons and logical ops: the C operator */
 	const char *float_infix;	/* C operator exact for floats only: "+" */
 	const char *helper;	/* bc_HELPER_T otherwise: "floordiv" */
 	int float_libm;		/* the float helper is in bc_math.h */

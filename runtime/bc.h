@@ -143,10 +143,13 @@ static inline T bc_shr_##S(T a, T b)                                          \
 	return r;                                                                \
 }                                                                             \
                                                                               \
-/* np.maximum, np.minimum, and np.invert (~a). */                            \
+/* np.maximum, np.minimum, np.invert (~a) and the bitwise and, or, xor. */  \
 static inline T bc_max_##S(T a, T b) { return a > b ? a : b; }                \
 static inline T bc_min_##S(T a, T b) { return a < b ? a : b; }                \
 static inline T bc_not_##S(T a) { return bc__u2s_##S((U)~(W)a); }             \
+static inline T bc_and_##S(T a, T b) { return bc__u2s_##S((U)((W)a & (W)b)); } \
+static inline T bc_or_##S(T a, T b) { return bc__u2s_##S((U)((W)a | (W)b)); }  \
+static inline T bc_xor_##S(T a, T b) { return bc__u2s_##S((U)((W)a ^ (W)b)); } \
                                                                               \
 /* Double to T: NaN gives 0, others truncate toward zero and saturate to    \
  * [MIN, MAX].  (NumPy leaves out-of-range float to int conversion          \
@@ -219,10 +222,13 @@ static inline T bc_shr_##S(T a, T b)                                          \
 	return (T)r;                                                             \
 }                                                                             \
                                                                               \
-/* np.maximum, np.minimum, and np.invert (~a). */                            \
+/* np.maximum, np.minimum, np.invert (~a) and the bitwise and, or, xor. */  \
 static inline T bc_max_##S(T a, T b) { return a > b ? a : b; }                \
 static inline T bc_min_##S(T a, T b) { return a < b ? a : b; }                \
 static inline T bc_not_##S(T a) { return (T)~(W)a; }                          \
+static inline T bc_and_##S(T a, T b) { return (T)((W)a & (W)b); }            \
+static inline T bc_or_##S(T a, T b) { return (T)((W)a | (W)b); }             \
+static inline T bc_xor_##S(T a, T b) { return (T)((W)a ^ (W)b); }            \
                                                                               \
 /* Double to T: NaN and v <= -1 give 0, v >= 2^N gives the maximum,         \
  * others truncate toward zero (out of range is undefined in NumPy). */     \
