@@ -316,7 +316,7 @@ c_identifier(const char *s)
 	       == strlen(s);
 }
 
-/* Return 1 if S is a C or C++ keyword or a name the kernel code uses. */
+/* Return 1 if S is a C or C++ keyword or a type the kernel code names. */
 static int
 reserved_name(const char *s)
 {
@@ -334,21 +334,44 @@ reserved_name(const char *s)
 		"private", "protected", "public", "reinterpret_cast", "static_assert",
 		"static_cast", "template", "this", "thread_local", "throw", "true",
 		"try", "typeid", "typename", "using", "virtual", "wchar_t", "xor",
-		"xor_eq", "out", "NULL", NULL
+		"xor_eq", "out", "NULL", "size_t", "int8_t", "int16_t", "int32_t",
+		"int64_t", "uint8_t", "uint16_t", "uint32_t", "uint64_t", NULL
 	};
-	size_t n = strlen(s);
 
 	for (int i = 0; words[i]; i++)
 		if (strcmp(s, words[i]) == 0)
 			return 1;
-	/* i0 (loop counters), x_1 (pointers), x_v (values), size_t, bc_ */
-	if (s[0] == 'i' && n > 1 && strspn(s + 1, "0123456789") == n - 1)
+	/* bc_ is the runtime's; _X and __ are the implementation's */
+	return strncmp(s, "bc_", 3) == 0 || strncmp(s, "BC_", 3) == 0
+	       || (s[0] == '_' && (s[1] == '_' || (s[1] >= 'A' && s[1] <= 'Z')));
+}
+
+/* Return 1 if S is all decimal digits (and not empty). */
+static int
+all_digits(const char *s)
+{
+	return *s && strspn(s, "0123456789") == strlen(s);
+}
+
+/*
+** Return 1 if S is the name of a local the kernel declares: the loop
+** counters i0, i1, ..., and for each operand x (and out) its pointers x_0,
+** x_1, ... and its value x_v.
+*/
+static int
+local_name(const char *s, const struct options *opt)
+{
+	if (s[0] == 'i' && all_digits(s + 1))
 		return 1;
-	if (n >= 2 && s[n - 2] == '_' && strchr("vt", s[n - 1]))
-		return 1;
-	if (strrchr(s, '_') && strspn(strrchr(s, '_') + 1, "0123456789") == strlen(strrchr(s, '_') + 1))
-		return 1;
-	return strncmp(s, "bc_", 3) == 0 || strncmp(s, "BC_", 3) == 0 || s[0] == '_';
+	for (int i = 0; i <= opt->nops; i++) {
+		const char *p = i < opt->nops ? opt->ops[i].name : "out";
+		size_t n = strlen(p);
+
+		if (strncmp(s, p, n) == 0 && s[n] == '_'
+		    && (strcmp(s + n + 1, "v") == 0 || all_digits(s + n + 1)))
+			return 1;
+	}
+	return 0;
 }
 
 /*
@@ -376,7 +399,7 @@ describe_kernel(struct kernel *k, const struct options *opt, const struct bcast 
 	if (!c_identifier(name.s))
 		die("kernel name '%s' is not a C identifier%s", name.s,
 		    opt->name ? "" : " (it comes from -o; set it with --name)");
-	if (reserved_name(name.s))
+	if (reserved_name(name.s) || local_name(name.s, opt) || name.s[0] == '_')
 		die("kernel name '%s' is reserved: choose another with --name", name.s);
 	memset(k, 0, sizeof *k);
 	k->name = name.s;
@@ -393,9 +416,11 @@ describe_kernel(struct kernel *k, const struct options *opt, const struct bcast 
 
 		k->in_dtype[i] = t[0] ? dtype_find(t) : opt->dtype;
 		if (reserved_name(opt->ops[i].name))
-			die("operand name '%s' is reserved in kernels: names ending in _v, "
-			    "_t or _DIGITS, i0, i1, ..., out, bc_ and keywords are taken",
-			    opt->ops[i].name);
+			die("operand name '%s' is reserved in kernels (a keyword, a type, "
+			    "'out', or bc_...)", opt->ops[i].name);
+		if (local_name(opt->ops[i].name, opt))
+			die("operand name '%s' clashes with a local of the kernel (i0, i1, "
+			    "..., and x_0, x_1, ..., x_v for each operand x)", opt->ops[i].name);
 		if (strcmp(opt->ops[i].name, k->name) == 0)
 			die("operand '%s' has the kernel's name", k->name);
 	}

@@ -68,9 +68,13 @@ done <<EOF_CASES
 1|-o k.c --op copy x=3|bcastgen: error: op 'copy' needs --out-shape: the shape to broadcast 'x' to
 1|-o k.c --op copy --out-shape 2 x=3|bcastgen: error: operands could not be broadcast together with shapes x(3,) out(2,)
 1|-o k.c --op copy --out-shape 3 x=2,3|bcastgen: error: the result shape (2,3) is not the --out-shape (3,)
-1|-o k.c out=3|bcastgen: error: operand name 'out' is reserved in kernels: names ending in _v, _t or _DIGITS, i0, i1, ..., out, bc_ and keywords are taken
-1|-o k.c x_v=3|bcastgen: error: operand name 'x_v' is reserved in kernels: names ending in _v, _t or _DIGITS, i0, i1, ..., out, bc_ and keywords are taken
-1|-o k.c int=3|bcastgen: error: operand name 'int' is reserved in kernels: names ending in _v, _t or _DIGITS, i0, i1, ..., out, bc_ and keywords are taken
+1|-o k.c out=3|bcastgen: error: operand name 'out' is reserved in kernels (a keyword, a type, 'out', or bc_...)
+1|-o k.c int=3|bcastgen: error: operand name 'int' is reserved in kernels (a keyword, a type, 'out', or bc_...)
+1|-o k.c size_t=3|bcastgen: error: operand name 'size_t' is reserved in kernels (a keyword, a type, 'out', or bc_...)
+1|-o k.c x=3 x_v=3|bcastgen: error: operand name 'x_v' clashes with a local of the kernel (i0, i1, ..., and x_0, x_1, ..., x_v for each operand x)
+1|-o k.c x=3 out_12=3|bcastgen: error: operand name 'out_12' clashes with a local of the kernel (i0, i1, ..., and x_0, x_1, ..., x_v for each operand x)
+1|-o k.c i7=3|bcastgen: error: operand name 'i7' clashes with a local of the kernel (i0, i1, ..., and x_0, x_1, ..., x_v for each operand x)
+1|-o k.c --name x_1 x=3|bcastgen: error: kernel name 'x_1' is reserved: choose another with --name
 1|-o k.c k=3|bcastgen: error: operand 'k' has the kernel's name
 1|-o k.h x=3|bcastgen: error: output file 'k.h' does not end in .c
 1|-o my-k.c x=3|bcastgen: error: kernel name 'my-k' is not a C identifier (it comes from -o; set it with --name)
