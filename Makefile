@@ -11,7 +11,7 @@ LUA_CFLAGS = $(shell pkg-config --cflags lua5.4)
 LUA_LIBS = $(shell pkg-config --libs lua5.4)
 PROVE_FLAGS =
 # Debian packages that the build, the tests and the demo need.
-DEPS = gcc make pkg-config liblua5.4-dev perl python3-numpy
+DEPS = gcc g++ clang make pkg-config liblua5.4-dev perl python3-numpy
 -include config.mak
 
 WARN = -Wall -Wextra -Wpedantic -Wshadow -Wmissing-prototypes -Wstrict-prototypes
