@@ -4,14 +4,17 @@
 #ifndef KERNEL_H
 #define KERNEL_H
 
-#include "ops.h"
+#include "expr.h"
 #include "plan.h"
 
 struct kernel {
 	const char *name;		/* the C function */
 	const char *header;		/* its header's file name, as #included */
 	const char *command;		/* the options and operands that define it */
-	const struct op *op;
+	const char *formula;		/* the computation as NumPy would write it */
+	struct expr *expr;		/* the computation */
+	struct expr_temp *temps;	/* PLAN_LOOPS: its parts computed in outer loops */
+	int ntemps;
 	const struct dtype *dtype;	/* the computation's */
 	const struct dtype *out_dtype;	/* the result's as stored */
 	const struct dtype *in_dtype[BCAST_MAX_OPERANDS];	/* each input's */

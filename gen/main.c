@@ -28,6 +28,8 @@ struct options {
 	const char *output;	/* -o FILE.c, or NULL */
 	const char *name;	/* --name, or NULL: from -o */
 	const struct op *op;	/* --op */
+	const char *expr_src;	/* --expr, or NULL */
+	struct expr expr;	/* the computation: --expr, or --op on the operands */
 	const struct dtype *dtype;	/* --dtype */
 	const struct dtype *out_dtype;	/* --out-dtype, or NULL */
 	enum plan_strategy strategy;	/* --strategy */
@@ -56,9 +58,14 @@ static const char usage_text[] =
 "\n"
 "the kernel:\n"
 "  --op OP           the operation (default add): add sub mul div floordiv mod\n"
-"                    fmod pow max min eq ne lt le gt ge and or xor not\n"
-"                    bitwise_and bitwise_or bitwise_xor invert shl shr copy,\n"
-"                    or NumPy's names for them (subtract, floor_divide, ...)\n"
+"                    fmod pow max min neg abs sqrt exp log floor ceil eq ne\n"
+"                    lt le gt ge and or xor not bitwise_and bitwise_or\n"
+"                    bitwise_xor invert shl shr where copy, or NumPy's names\n"
+"                    for them (subtract, floor_divide, ...)\n"
+"  --expr E          a fused expression of the operands instead of --op:\n"
+"                    'max(x*w + b, 0)'; C's operators and precedence, calls\n"
+"                    min max abs sqrt exp log pow floor ceil fmod where,\n"
+"                    casts f32(a) i16(a) ...\n"
 "  --dtype T         the type computed in (default f32): f32 f64 i8 i16 i32\n"
 "                    i64 u8 u16 u32 u64; NAME:T=SHAPE gives an operand its\n"
 "                    own stored type, converted to T on load\n"
@@ -171,13 +178,48 @@ add_operand(struct options *opt, const char *arg)
 	opt->nops++;
 }
 
+/*
+** Make OPT's computation: parse and check --expr, or apply --op to the
+** operands. Dies on any error, pointing into the expression.
+*/
+static void
+read_computation(struct options *opt)
+{
+	struct strbuf err = {0}, where = {0}, caret = {0};
+	const char *names[BCAST_MAX_OPERANDS];
+	int r;
+
+	if (opt->expr_src) {
+		for (int i = 0; i < opt->nops; i++)
+			names[i] = opt->ops[i].name;
+		r = expr_parse(&opt->expr, opt->expr_src, names, opt->nops, &err);
+	} else {
+		if (op_check(opt->op, opt->nops, opt->dtype, &err) != 0)
+			die("%s", err.s);
+		if (opt->op->kind == OP_COPY && !opt->has_out_shape)
+			die("op 'copy' needs --out-shape: the shape to broadcast '%s' to",
+			    opt->ops[0].name);
+		expr_from_op(&opt->expr, opt->op, opt->nops);
+		r = 0;
+	}
+	if (r == 0)
+		r = expr_check(&opt->expr, opt->dtype, &err);
+	if (r != 0 && opt->expr.err_pos >= 0) {
+		expr_where(&where, &opt->expr, "expr");
+		expr_caret(&caret, &opt->expr);
+		die_at(where.s, "%s\n%s", err.s, caret.s);
+	}
+	if (r != 0)
+		die("%s", err.s);
+}
+
 /* Read the command line into OPT; exit on any error in it. */
 static void
 parse_args(int argc, char **argv, struct options *opt)
 {
 	static const char *const strategies[] = {"auto", "unroll", "loops"};
 	struct strbuf err = {0};
-	int only_operands = 0;
+	int only_operands = 0, op_given = 0;
 	const char *v;
 
 	memset(opt, 0, sizeof *opt);
@@ -214,6 +256,9 @@ parse_args(int argc, char **argv, struct options *opt)
 		} else if ((v = option_value(argc, argv, &i, "--op"))) {
 			if (!(opt->op = op_find(v)))
 				die("unknown op '%s' (see bcastgen --help)", v);
+			op_given = 1;
+		} else if ((v = option_value(argc, argv, &i, "--expr"))) {
+			opt->expr_src = v;
 		} else if ((v = option_value(argc, argv, &i, "--dtype"))) {
 			opt->dtype = parse_dtype(v, "dtype");
 		} else if ((v = option_value(argc, argv, &i, "--out-dtype"))) {
@@ -252,12 +297,17 @@ parse_args(int argc, char **argv, struct options *opt)
 	}
 	if (opt->nops == 0 && !opt->dump_lua)
 		usage_error("no operands: give at least one NAME=SHAPE");
-	if (opt->nops > 0 && op_check(opt->op, opt->nops, opt->dtype, &err) != 0)
-		die("%s", err.s);
-	if (opt->op->kind == OP_COPY && !opt->has_out_shape)
-		die("op 'copy' needs --out-shape: the shape to broadcast '%s' to",
-		    opt->ops[0].name);
-	sb_printf(&opt->command, " --op %s --dtype %s", opt->op->name, opt->dtype->name);
+	if (op_given && opt->expr_src)
+		usage_error("give --op or --expr, not both");
+	if (opt->nops > 0)
+		read_computation(opt);
+	if (opt->expr_src) {
+		sb_add(&opt->command, " --expr '");
+		expr_text(&opt->command, &opt->expr, opt->expr.root);
+		sb_printf(&opt->command, "' --dtype %s", opt->dtype->name);
+	} else {
+		sb_printf(&opt->command, " --op %s --dtype %s", opt->op->name, opt->dtype->name);
+	}
 	if (opt->out_dtype)
 		sb_printf(&opt->command, " --out-dtype %s", opt->out_dtype->name);
 }
@@ -355,13 +405,13 @@ all_digits(const char *s)
 
 /*
 ** Return 1 if S is the name of a local the kernel declares: the loop
-** counters i0, i1, ..., and for each operand x (and out) its pointers x_0,
+** counters i0, i1, ..., the temporaries t0, t1, ..., and for each operand x (and out) its pointers x_0,
 ** x_1, ... and its value x_v.
 */
 static int
 local_name(const char *s, const struct options *opt)
 {
-	if (s[0] == 'i' && all_digits(s + 1))
+	if ((s[0] == 'i' || s[0] == 't') && all_digits(s + 1))
 		return 1;
 	for (int i = 0; i <= opt->nops; i++) {
 		const char *p = i < opt->nops ? opt->ops[i].name : "out";
@@ -383,7 +433,7 @@ static void
 describe_kernel(struct kernel *k, const struct options *opt, const struct bcast *b,
                 struct plan *plan)
 {
-	struct strbuf header = {0}, name = {0};
+	struct strbuf header = {0}, name = {0}, formula = {0};
 	const char *base = strrchr(opt->output, '/');
 	size_t n;
 
@@ -404,13 +454,23 @@ describe_kernel(struct kernel *k, const struct options *opt, const struct bcast 
 	memset(k, 0, sizeof *k);
 	k->name = name.s;
 	k->header = header.s;
-	k->op = opt->op;
+	k->expr = (struct expr *)&opt->expr;
+	if (opt->expr_src) {
+		expr_text(&formula, k->expr, k->expr->root);
+	} else {
+		const char *names[BCAST_MAX_OPERANDS];
+
+		for (int i = 0; i < opt->nops; i++)
+			names[i] = opt->ops[i].name;
+		op_formula(&formula, opt->op, names, opt->nops);
+	}
+	k->formula = formula.s;
 	k->dtype = opt->dtype;
 	k->nin = opt->nops;
 	k->inplace = opt->inplace;
 	k->b = b;
 	k->plan = plan;
-	k->out_dtype = opt->out_dtype ? opt->out_dtype : op_result_dtype(opt->op, opt->dtype);
+	k->out_dtype = opt->out_dtype ? opt->out_dtype : k->expr->node[k->expr->root].type;
 	for (int i = 0; i < opt->nops; i++) {
 		const char *t = opt->ops[i].dtype;
 
@@ -420,7 +480,7 @@ describe_kernel(struct kernel *k, const struct options *opt, const struct bcast 
 			    "'out', or bc_...)", opt->ops[i].name);
 		if (local_name(opt->ops[i].name, opt))
 			die("operand name '%s' clashes with a local of the kernel (i0, i1, "
-			    "..., and x_0, x_1, ..., x_v for each operand x)", opt->ops[i].name);
+			    "..., t0, t1, ..., and x_0, x_1, ..., x_v for each operand x)", opt->ops[i].name);
 		if (strcmp(opt->ops[i].name, k->name) == 0)
 			die("operand '%s' has the kernel's name", k->name);
 	}
@@ -503,6 +563,8 @@ main(int argc, char **argv)
 		describe_kernel(&k, &opt, &b, &plan);
 		if (plan_build(&plan, &b, opt.nops, opt.strategy, opt.unroll_limit, &err) != 0)
 			die("%s", err.s);
+		if (plan.strategy == PLAN_LOOPS)
+			k.ntemps = expr_hoist(k.expr, plan.hoist, plan.nloops, &k.temps);
 		sb_printf(&opt.command, " --name %s%s", k.name, opt.operands.s);
 		k.command = opt.command.s;
 		if (write_kernel(L, &k, opt.output) != 0)

@@ -171,6 +171,59 @@ set_loops(lua_State *L, const struct plan *p)
 }
 
 /*
+** Set field KEY to the C expression of node I of K's computation; at
+** the root, converted to the output's dtype. With USE_TEMPS, the
+** temporaries inside it appear by name (and at the root, the root's).
+*/
+static void
+set_expr(lua_State *L, const char *key, const struct kernel *k, int i, int use_temps)
+{
+	const struct expr_node *n = &k->expr->node[i];
+	struct ctext v = {{0}, PREC_PRIMARY, n->is_bool}, r;
+
+	if (i == k->expr->root && use_temps && n->temp >= 0)
+		sb_printf(&v.s, "t%d", n->temp);
+	else
+		expr_emit(&v, k->expr, i, k->dtype, k->in_dtype, use_temps);
+	if (i == k->expr->root) {
+		dtype_convert(&r, &v, n->type, k->out_dtype);
+		sb_free(&v.s);
+		v = r;
+	}
+	set_str(L, key, v.s.s);
+	sb_free(&v.s);
+}
+
+/*
+** Set the temporaries of K: each {name, ctype, level, expr, text}, computed
+** just before loop LEVEL (0-based) from EXPR; TEXT is its source, if any.
+*/
+static void
+set_temps(lua_State *L, const struct kernel *k)
+{
+	lua_createtable(L, k->ntemps, 0);
+	for (int j = 0; j < k->ntemps; j++) {
+		const struct expr_node *n = &k->expr->node[k->temps[j].node];
+		struct strbuf sb = {0};
+
+		lua_createtable(L, 0, 5);
+		sb_printf(&sb, "t%d", j);
+		set_str(L, "name", sb.s);
+		sb_free(&sb);
+		set_str(L, "ctype", n->type->ctype);
+		set_int(L, "level", k->temps[j].level);
+		set_expr(L, "expr", k, k->temps[j].node, 1);
+		if (k->expr->src) {
+			expr_text(&sb, k->expr, k->temps[j].node);
+			set_str(L, "text", sb.s);
+			sb_free(&sb);
+		}
+		lua_rawseti(L, -2, j + 1);
+	}
+	lua_setfield(L, -2, "temps");
+}
+
+/*
 ** Push the model of kernel K for templates/kernel.c.lt and kernel.h.lt:
 ** the model of its broadcast (model_push_bcast) with the operands cut to
 ** the inputs, and the kernel's names, types, expression and plan.
@@ -181,7 +234,6 @@ model_push_kernel(lua_State *L, const struct kernel *k)
 	const struct plan *p = k->plan;
 	const struct bcast *b = k->b;
 	struct strbuf sb = {0};
-	const char *argnames[BCAST_MAX_OPERANDS];
 	int64_t out_strides[SHAPE_MAX_RANK], acc = 1;
 
 	model_push_bcast(L, b, k->inplace);
@@ -192,13 +244,13 @@ model_push_kernel(lua_State *L, const struct kernel *k)
 			set_str(L, "ctype", k->in_dtype[i]->ctype);
 			set_str(L, "dtype", k->in_dtype[i]->name);
 			set_int(L, "hoist", p->hoist[i]);
+			set_int(L, "uses", expr_uses(k->expr, i));
 		}
 		lua_pop(L, 1);
 		if (i >= k->nin) {	/* the --out-shape of copy: not an input */
 			lua_pushnil(L);
 			lua_rawseti(L, -2, i + 1);
 		}
-		argnames[i] = b->ops[i].name;
 	}
 	lua_pop(L, 1);
 
@@ -209,18 +261,15 @@ model_push_kernel(lua_State *L, const struct kernel *k)
 	sb_free(&sb);
 	set_str(L, "header", k->header);
 	set_str(L, "command", k->command);
-	set_str(L, "op", k->op->name);
-	op_formula(&sb, k->op, argnames, k->nin);
-	set_str(L, "formula", sb.s);
-	sb_free(&sb);
+	set_str(L, "formula", k->formula);
 	set_str(L, "dtype", k->dtype->name);
 	set_str(L, "ctype", k->dtype->ctype);
 	set_str(L, "out_dtype", k->out_dtype->name);
 	set_str(L, "out_ctype", k->out_dtype->ctype);
-	set_bool(L, "libm", op_needs_libm(k->op, k->dtype));
-	op_expr(&sb, k->op, k->dtype, k->in_dtype, k->nin, k->out_dtype);
-	set_str(L, "expr", sb.s);
-	sb_free(&sb);
+	set_bool(L, "libm", expr_needs_libm(k->expr));
+	set_expr(L, "expr", k, k->expr->root, 0);
+	set_expr(L, "loop_expr", k, k->expr->root, 1);
+	set_temps(L, k);
 
 	set_str(L, "strategy", plan_strategy_name(p->strategy));
 	for (int d = b->rank - 1; d >= 0; d--) {

@@ -2,11 +2,9 @@
 ** ops.c: the element types and operations bcastgen knows, and the C
 ** expression that computes one element.
 **
-** An expression is a pattern in which {1}, {2}, ... stand for the
-** operands' values as loaded (the template decides how they are read).
-** Each operand is converted to the kernel's dtype T, the operation is
-** done in T with no undefined behaviour (runtime/bc.h), and the result
-** is converted to the output dtype. Conversions: integer to integer
+** An operation on values of the kernel's dtype T is done in T with no
+** undefined behaviour (runtime/bc.h, bc_math.h); expr.c puts them
+** together and converts between dtypes. Conversions: integer to integer
 ** wraps, to and between floats rounds to nearest, float to integer
 ** truncates and saturates, NaN giving 0 (bc_f2T).
 */
@@ -30,35 +28,43 @@ static const struct dtype dtypes[] = {
 };
 
 static const struct op ops[] = {
-	/* name             alias       args   kind     int infix float helper  libm symbol */
-	{"add",            "add",      1, 0, OP_ARITH, 0, NULL, "+", "add", 0, "+"},
-	{"subtract",       "sub",      2, 2, OP_ARITH, 0, NULL, "-", "sub", 0, "-"},
-	{"multiply",       "mul",      1, 0, OP_ARITH, 0, NULL, "*", "mul", 0, "*"},
-	{"divide",         "div",      2, 2, OP_ARITH, 0, NULL, "/", "div", 0, "/"},
-	{"floor_divide",   "floordiv", 2, 2, OP_ARITH, 0, NULL, NULL, "floordiv", 1, "//"},
-	{"remainder",      "mod",      2, 2, OP_ARITH, 0, NULL, NULL, "mod", 1, "%"},
-	{"fmod",           "fmod",     2, 2, OP_ARITH, 0, NULL, NULL, "fmod", 1, "fmod"},
-	{"power",          "pow",      2, 2, OP_ARITH, 0, NULL, NULL, "pow", 1, "**"},
-	{"maximum",        "max",      1, 0, OP_ARITH, 0, NULL, NULL, "max", 0, "maximum"},
-	{"minimum",        "min",      1, 0, OP_ARITH, 0, NULL, NULL, "min", 0, "minimum"},
-	{"equal",          "eq",       2, 2, OP_BOOL, 0, "==", NULL, NULL, 0, "=="},
-	{"not_equal",      "ne",       2, 2, OP_BOOL, 0, "!=", NULL, NULL, 0, "!="},
-	{"less",           "lt",       2, 2, OP_BOOL, 0, "<", NULL, NULL, 0, "<"},
-	{"less_equal",     "le",       2, 2, OP_BOOL, 0, "<=", NULL, NULL, 0, "<="},
-	{"greater",        "gt",       2, 2, OP_BOOL, 0, ">", NULL, NULL, 0, ">"},
-	{"greater_equal",  "ge",       2, 2, OP_BOOL, 0, ">=", NULL, NULL, 0, ">="},
-	{"logical_and",    "and",      2, 2, OP_BOOL, 0, "&&", NULL, NULL, 0, "and"},
-	{"logical_or",     "or",       2, 2, OP_BOOL, 0, "||", NULL, NULL, 0, "or"},
-	{"logical_xor",    "xor",      2, 2, OP_BOOL, 0, "!=", NULL, NULL, 0, "xor"},
-	{"logical_not",    "not",      1, 1, OP_BOOL, 0, NULL, NULL, NULL, 0, "not"},
-	{"bitwise_and",    "bitwise_and", 2, 2, OP_ARITH, 1, NULL, NULL, "and", 0, "&"},
-	{"bitwise_or",     "bitwise_or",  2, 2, OP_ARITH, 1, NULL, NULL, "or", 0, "|"},
-	{"bitwise_xor",    "bitwise_xor", 2, 2, OP_ARITH, 1, NULL, NULL, "xor", 0, "^"},
-	{"invert",         "invert",   1, 1, OP_ARITH, 1, NULL, NULL, "not", 0, "~"},
-	{"left_shift",     "shl",      2, 2, OP_ARITH, 1, NULL, NULL, "shl", 0, "<<"},
-	{"right_shift",    "shr",      2, 2, OP_ARITH, 1, NULL, NULL, "shr", 0, ">>"},
-	{"copy",           "copy",     1, 1, OP_COPY, 0, NULL, NULL, NULL, 0, "copy"},
-	{NULL, NULL, 0, 0, OP_ARITH, 0, NULL, NULL, NULL, 0, NULL}
+	/* name             alias       args   kind     types          infix float helper  libm symbol */
+	{"add",            "add",      1, 0, OP_ARITH, OP_ANY_TYPE, NULL, "+", "add", 0, "+"},
+	{"subtract",       "sub",      2, 2, OP_ARITH, OP_ANY_TYPE, NULL, "-", "sub", 0, "-"},
+	{"multiply",       "mul",      1, 0, OP_ARITH, OP_ANY_TYPE, NULL, "*", "mul", 0, "*"},
+	{"divide",         "div",      2, 2, OP_ARITH, OP_ANY_TYPE, NULL, "/", "div", 0, "/"},
+	{"floor_divide",   "floordiv", 2, 2, OP_ARITH, OP_ANY_TYPE, NULL, NULL, "floordiv", 1, "//"},
+	{"remainder",      "mod",      2, 2, OP_ARITH, OP_ANY_TYPE, NULL, NULL, "mod", 1, "%"},
+	{"fmod",           "fmod",     2, 2, OP_ARITH, OP_ANY_TYPE, NULL, NULL, "fmod", 1, "fmod"},
+	{"power",          "pow",      2, 2, OP_ARITH, OP_ANY_TYPE, NULL, NULL, "pow", 1, "**"},
+	{"maximum",        "max",      1, 0, OP_ARITH, OP_ANY_TYPE, NULL, NULL, "max", 0, "maximum"},
+	{"minimum",        "min",      1, 0, OP_ARITH, OP_ANY_TYPE, NULL, NULL, "min", 0, "minimum"},
+	{"negative",       "neg",      1, 1, OP_ARITH, OP_ANY_TYPE, NULL, "-", "neg", 0, "-"},
+	{"absolute",       "abs",      1, 1, OP_ARITH, OP_ANY_TYPE, NULL, NULL, "abs", 1, "absolute"},
+	{"sqrt",           "sqrt",     1, 1, OP_ARITH, OP_FLOAT_TYPES, NULL, NULL, "sqrt", 1, "sqrt"},
+	{"exp",            "exp",      1, 1, OP_ARITH, OP_FLOAT_TYPES, NULL, NULL, "exp", 1, "exp"},
+	{"log",            "log",      1, 1, OP_ARITH, OP_FLOAT_TYPES, NULL, NULL, "log", 1, "log"},
+	{"floor",          "floor",    1, 1, OP_ARITH, OP_FLOAT_TYPES, NULL, NULL, "floor", 1, "floor"},
+	{"ceil",           "ceil",     1, 1, OP_ARITH, OP_FLOAT_TYPES, NULL, NULL, "ceil", 1, "ceil"},
+	{"equal",          "eq",       2, 2, OP_BOOL, OP_ANY_TYPE, "==", NULL, NULL, 0, "=="},
+	{"not_equal",      "ne",       2, 2, OP_BOOL, OP_ANY_TYPE, "!=", NULL, NULL, 0, "!="},
+	{"less",           "lt",       2, 2, OP_BOOL, OP_ANY_TYPE, "<", NULL, NULL, 0, "<"},
+	{"less_equal",     "le",       2, 2, OP_BOOL, OP_ANY_TYPE, "<=", NULL, NULL, 0, "<="},
+	{"greater",        "gt",       2, 2, OP_BOOL, OP_ANY_TYPE, ">", NULL, NULL, 0, ">"},
+	{"greater_equal",  "ge",       2, 2, OP_BOOL, OP_ANY_TYPE, ">=", NULL, NULL, 0, ">="},
+	{"logical_and",    "and",      2, 2, OP_BOOL, OP_ANY_TYPE, "&&", NULL, NULL, 0, "and"},
+	{"logical_or",     "or",       2, 2, OP_BOOL, OP_ANY_TYPE, "||", NULL, NULL, 0, "or"},
+	{"logical_xor",    "xor",      2, 2, OP_BOOL, OP_ANY_TYPE, "!=", NULL, NULL, 0, "xor"},
+	{"logical_not",    "not",      1, 1, OP_BOOL, OP_ANY_TYPE, NULL, NULL, NULL, 0, "not"},
+	{"bitwise_and",    "bitwise_and", 2, 2, OP_ARITH, OP_INT_TYPES, NULL, NULL, "and", 0, "&"},
+	{"bitwise_or",     "bitwise_or",  2, 2, OP_ARITH, OP_INT_TYPES, NULL, NULL, "or", 0, "|"},
+	{"bitwise_xor",    "bitwise_xor", 2, 2, OP_ARITH, OP_INT_TYPES, NULL, NULL, "xor", 0, "^"},
+	{"invert",         "invert",   1, 1, OP_ARITH, OP_INT_TYPES, NULL, NULL, "not", 0, "~"},
+	{"left_shift",     "shl",      2, 2, OP_ARITH, OP_INT_TYPES, NULL, NULL, "shl", 0, "<<"},
+	{"right_shift",    "shr",      2, 2, OP_ARITH, OP_INT_TYPES, NULL, NULL, "shr", 0, ">>"},
+	{"where",          "where",    3, 3, OP_SELECT, OP_ANY_TYPE, NULL, NULL, NULL, 0, "where"},
+	{"copy",           "copy",     1, 1, OP_COPY, OP_ANY_TYPE, NULL, NULL, NULL, 0, "copy"},
+	{NULL, NULL, 0, 0, OP_ARITH, OP_ANY_TYPE, NULL, NULL, NULL, 0, NULL}
 };
 
 const struct dtype *
@@ -87,8 +93,13 @@ op_find(const char *name)
 int
 op_check(const struct op *op, int nargs, const struct dtype *t, struct strbuf *err)
 {
-	if (op->int_only && t->is_float) {
+	if (op->types == OP_INT_TYPES && t->is_float) {
 		sb_printf(err, "op '%s' does not apply to dtype %s: it needs an integer dtype",
+		          op->name, t->name);
+		return -1;
+	}
+	if (op->types == OP_FLOAT_TYPES && !t->is_float) {
+		sb_printf(err, "op '%s' does not apply to dtype %s: it needs f32 or f64",
 		          op->name, t->name);
 		return -1;
 	}
@@ -117,77 +128,131 @@ op_needs_libm(const struct op *op, const struct dtype *t)
 	return t->is_float && op->float_libm;
 }
 
-/*
-** Append to SB the expression converting VALUE of dtype FROM to dtype TO
-** with no undefined behaviour.
-*/
+/* Append V's text to SB, in parentheses if it binds looser than PREC. */
 static void
-convert(struct strbuf *sb, const char *value, const struct dtype *from,
-        const struct dtype *to)
+nest(struct strbuf *sb, const struct ctext *v, int prec)
 {
-	/* a cast of "a * b" must convert the product, not a */
-	const char *open = strchr(value, ' ') ? "(" : "";
-	const char *close = *open ? ")" : "";
-
-	if (from == to)
-		sb_add(sb, value);
-	else if (from->is_float && !to->is_float)
-		sb_printf(sb, "bc_f2%s((double)%s%s%s)", to->name, open, value, close);
-	else if (to->is_float || !to->is_signed || from->bits < to->bits)
-		sb_printf(sb, "(%s)%s%s%s", to->ctype, open, value, close);	/* exact, or wraps */
+	if (v->prec < prec)
+		sb_printf(sb, "(%s)", v->s.s);
 	else
-		sb_printf(sb, "bc_wrap_%s((uint64_t)%s%s%s)", to->name, open, value, close);
+		sb_add(sb, v->s.s);
 }
 
 /*
-** Append to SB the C expression computing OP on NARGS operands whose
-** stored dtypes are ARGTYPES, in the kernel dtype T, converted to OUT.
-** Operand k appears as the placeholder {k}. Ops of several operands fold
-** from the left: ((a + b) + c).
+** Set R to the expression converting V of dtype FROM to dtype TO with
+** no undefined behaviour.
 */
 void
-op_expr(struct strbuf *sb, const struct op *op, const struct dtype *t,
-        const struct dtype *const *argtypes, int nargs, const struct dtype *out)
+dtype_convert(struct ctext *r, const struct ctext *v, const struct dtype *from,
+              const struct dtype *to)
 {
-	struct strbuf arg[BC_MAX_ARGS] = {{0}}, e = {0};
-	const char *a, *b;
+	struct strbuf a = {0};
 
-	for (int k = 0; k < nargs; k++) {
-		char ph[16];
-
-		sprintf(ph, "{%d}", k + 1);
-		convert(&arg[k], ph, argtypes[k], t);
+	nest(&a, v, PREC_UNARY);
+	memset(r, 0, sizeof *r);
+	r->prec = PREC_PRIMARY;
+	if (from == to) {
+		sb_add(&r->s, v->s.s);
+		r->prec = v->prec;
+		r->is_bool = v->is_bool;
+	} else if (from->is_float && !to->is_float) {
+		sb_printf(&r->s, "bc_f2%s((double)%s)", to->name, a.s);
+	} else if (to->is_float || !to->is_signed || from->bits < to->bits) {
+		sb_printf(&r->s, "(%s)%s", to->ctype, a.s);	/* exact, or wraps */
+		r->prec = PREC_UNARY;
+	} else {
+		sb_printf(&r->s, "bc_wrap_%s((uint64_t)%s)", to->name, a.s);
 	}
-	a = arg[0].s;
-	b = nargs > 1 ? arg[1].s : NULL;
-	if (op->kind == OP_COPY || (nargs == 1 && op->max_args == 0))
-		sb_add(&e, a);
-	else if (op->kind == OP_BOOL && nargs == 1)
-		sb_printf(&e, "(uint8_t)(%s == 0)", a);
-	else if (op->kind == OP_BOOL && strncmp(op->name, "logical_", 8) == 0)
-		sb_printf(&e, "(uint8_t)((%s != 0) %s (%s != 0))", a, op->infix, b);
-	else if (op->kind == OP_BOOL)
-		sb_printf(&e, "(uint8_t)(%s %s %s)", a, op->infix, b);
-	else if (nargs == 1)
-		sb_printf(&e, "bc_%s_%s(%s)", op->helper, t->name, a);
-	else {
-		sb_add(&e, a);
+	sb_free(&a);
+}
+
+/* Append "(A != 0)" for a value tested for truth, or A for a comparison's. */
+static void
+truth(struct strbuf *sb, const struct ctext *a)
+{
+	if (a->is_bool) {
+		nest(sb, a, PREC_UNARY);
+	} else {
+		sb_add(sb, "(");
+		nest(sb, a, PREC_ADD);
+		sb_add(sb, " != 0)");
+	}
+}
+
+/*
+** Set R to the C expression computing OP in dtype T on the NARGS
+** values ARGS, each already of dtype T (but the condition of where, and
+** the operands of logical ops, which may be of any dtype). The result
+** has dtype op_result_dtype(OP, T). Ops of several operands fold from
+** the left: a + b + c is (a + b) + c.
+*/
+void
+op_apply(struct ctext *r, const struct op *op, const struct dtype *t,
+         const struct ctext *args, int nargs)
+{
+	memset(r, 0, sizeof *r);
+	r->prec = PREC_PRIMARY;
+	if (op->kind == OP_COPY || (nargs == 1 && op->max_args == 0)) {
+		sb_add(&r->s, args[0].s.s);
+		r->prec = args[0].prec;
+		r->is_bool = args[0].is_bool;
+	} else if (op->kind == OP_SELECT) {
+		if (!t->is_float)
+			sb_printf(&r->s, "(%s)(", t->ctype);
+		truth(&r->s, &args[0]);
+		sb_add(&r->s, " ? ");
+		nest(&r->s, &args[1], PREC_EQUALITY);
+		sb_add(&r->s, " : ");
+		nest(&r->s, &args[2], PREC_EQUALITY);
+		if (!t->is_float)
+			sb_add(&r->s, ")");
+		r->prec = t->is_float ? PREC_TERNARY : PREC_UNARY;
+	} else if (op->kind == OP_BOOL) {
+		sb_add(&r->s, "(uint8_t)(");
+		if (nargs == 1) {
+			nest(&r->s, &args[0], PREC_ADD);
+			sb_add(&r->s, " == 0");
+		} else if (strncmp(op->name, "logical_", 8) == 0) {
+			truth(&r->s, &args[0]);
+			sb_printf(&r->s, " %s ", op->infix);
+			truth(&r->s, &args[1]);
+		} else {
+			nest(&r->s, &args[0], PREC_ADD);
+			sb_printf(&r->s, " %s ", op->infix);
+			nest(&r->s, &args[1], PREC_ADD);
+		}
+		sb_add(&r->s, ")");
+		r->prec = PREC_UNARY;
+		r->is_bool = 1;
+	} else if (nargs == 1 && t->is_float && op->float_infix) {
+		/* -a; -(-a), not --a */
+		sb_add(&r->s, op->float_infix);
+		nest(&r->s, &args[0], args[0].s.s[0] == '-' ? PREC_PRIMARY : PREC_UNARY);
+		r->prec = PREC_UNARY;
+	} else if (nargs == 1) {
+		sb_printf(&r->s, "bc_%s_%s(%s)", op->helper, t->name, args[0].s.s);
+	} else if (t->is_float && op->float_infix) {
+		int prec = strchr("*/", op->float_infix[0]) ? PREC_MUL : PREC_ADD;
+
+		nest(&r->s, &args[0], prec);
+		for (int k = 1; k < nargs; k++) {
+			sb_printf(&r->s, " %s ", op->float_infix);
+			nest(&r->s, &args[k], prec + 1);
+		}
+		r->prec = prec;
+	} else {
+		struct strbuf e = {0};
+
+		sb_add(&e, args[0].s.s);
 		for (int k = 1; k < nargs; k++) {
 			struct strbuf next = {0};
 
-			if (t->is_float && op->float_infix)
-				sb_printf(&next, "%s %s %s", e.s, op->float_infix, arg[k].s);
-			else
-				sb_printf(&next, "bc_%s_%s(%s, %s)", op->helper, t->name,
-				          e.s, arg[k].s);
+			sb_printf(&next, "bc_%s_%s(%s, %s)", op->helper, t->name, e.s, args[k].s.s);
 			sb_free(&e);
 			e = next;
 		}
+		r->s = e;
 	}
-	convert(sb, e.s, op_result_dtype(op, t), out);
-	sb_free(&e);
-	for (int k = 0; k < nargs; k++)
-		sb_free(&arg[k]);
 }
 
 /* Append the formula for comments: "x + y", "maximum(x, y)", "~x". */

@@ -19,7 +19,14 @@ struct dtype {
 enum op_kind {
 	OP_ARITH,		/* result in the kernel's dtype */
 	OP_BOOL,		/* comparisons and logical ops: 0 or 1, stored as u8 */
+	OP_SELECT,		/* where(c, a, b): a where c is not 0, else b */
 	OP_COPY			/* broadcast_to --out-shape */
+};
+
+enum op_types {
+	OP_ANY_TYPE,
+	OP_INT_TYPES,		/* bitwise ops and shifts */
+	OP_FLOAT_TYPES		/* sqrt, exp, log, floor, ceil */
 };
 
 struct op {
@@ -27,7 +34,7 @@ struct op {
 	const char *alias;	/* short name: "floordiv" */
 	int min_args, max_args;	/* operands it takes; max_args 0 = any number */
 	enum op_kind kind;
-	int int_only;		/* bitwise ops and shifts */
+	enum op_types types;	/* the dtypes it applies to */
 	const char *infix;	/* comparisons and logical ops: the C operator */
 	const char *float_infix;	/* C operator exact for floats only: "+" */
 	const char *helper;	/* bc_HELPER_T otherwise: "floordiv" */
@@ -35,12 +42,31 @@ struct op {
 	const char *symbol;	/* for comments: "x + y", as NumPy writes it */
 };
 
+/* How tightly an emitted C expression binds, loosest first. */
+enum {
+	PREC_TERNARY,		/* c ? a : b */
+	PREC_EQUALITY,		/* a != 0 */
+	PREC_ADD,		/* a + b */
+	PREC_MUL,		/* a * b */
+	PREC_UNARY,		/* -a, (float)a */
+	PREC_PRIMARY		/* x_v, f(a), (a) */
+};
+
+/* A C expression being built, and how to nest it in another. */
+struct ctext {
+	struct strbuf s;
+	int prec;		/* PREC_... */
+	int is_bool;		/* a comparison's (uint8_t) 0 or 1 */
+};
+
 const struct dtype *dtype_find(const char *name);
+void dtype_convert(struct ctext *r, const struct ctext *v, const struct dtype *from,
+                   const struct dtype *to);
 const struct op *op_find(const char *name);
 int op_check(const struct op *op, int nargs, const struct dtype *t,
              struct strbuf *err);
-void op_expr(struct strbuf *sb, const struct op *op, const struct dtype *t,
-             const struct dtype *const *argtypes, int nargs, const struct dtype *out);
+void op_apply(struct ctext *r, const struct op *op, const struct dtype *t,
+              const struct ctext *args, int nargs);
 void op_formula(struct strbuf *sb, const struct op *op, const char *const *names,
                 int nargs);
 int op_needs_libm(const struct op *op, const struct dtype *t);

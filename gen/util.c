@@ -12,16 +12,16 @@
 const char *progname = "bcastgen";
 
 /*
-** Print "PROG: error: " and the formatted message to stderr. A message
+** Print "WHERE: error: " and the formatted message to stderr. A message
 ** ending in ':' gets the current strerror appended, as in cproc and git.
 */
 static void
-verror(const char *fmt, va_list ap)
+verror(const char *where, const char *fmt, va_list ap)
 {
 	int err = errno;
 	size_t n = strlen(fmt);
 
-	fprintf(stderr, "%s: error: ", progname);
+	fprintf(stderr, "%s: error: ", where);
 	vfprintf(stderr, fmt, ap);
 	if (n > 0 && fmt[n - 1] == ':')
 		fprintf(stderr, " %s", strerror(err));
@@ -34,7 +34,7 @@ error(const char *fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
-	verror(fmt, ap);
+	verror(progname, fmt, ap);
 	va_end(ap);
 }
 
@@ -44,7 +44,18 @@ die(const char *fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
-	verror(fmt, ap);
+	verror(progname, fmt, ap);
+	va_end(ap);
+	exit(EXIT_INPUT);
+}
+
+void
+die_at(const char *where, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	verror(where, fmt, ap);
 	va_end(ap);
 	exit(EXIT_INPUT);
 }

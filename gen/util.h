@@ -17,6 +17,8 @@ extern const char *progname;
 
 /* Print "bcastgen: error: MSG" (with strerror if MSG ends in ':') and exit 1. */
 void die(const char *fmt, ...);
+/* Print "WHERE: error: MSG" and exit 1: WHERE is a place in the input. */
+void die_at(const char *where, const char *fmt, ...);
 /* Print "bcastgen: error: MSG" without exiting. */
 void error(const char *fmt, ...);
 

@@ -114,4 +114,22 @@ static inline double bc_fmod_f64(double a, double b) { return fmod(a, b); }
 static inline float bc_pow_f32(float a, float b) { return powf(a, b); }
 static inline double bc_pow_f64(double a, double b) { return pow(a, b); }
 
+/*
+ * np.absolute, np.sqrt, np.floor and np.ceil for floats: exact, as the
+ * C library's.  np.exp and np.log: the C library's, within a few ULP of
+ * NumPy's (which may use its own SIMD versions).
+ */
+static inline float bc_abs_f32(float a) { return fabsf(a); }
+static inline double bc_abs_f64(double a) { return fabs(a); }
+static inline float bc_sqrt_f32(float a) { return sqrtf(a); }
+static inline double bc_sqrt_f64(double a) { return sqrt(a); }
+static inline float bc_floor_f32(float a) { return floorf(a); }
+static inline double bc_floor_f64(double a) { return floor(a); }
+static inline float bc_ceil_f32(float a) { return ceilf(a); }
+static inline double bc_ceil_f64(double a) { return ceil(a); }
+static inline float bc_exp_f32(float a) { return expf(a); }
+static inline double bc_exp_f64(double a) { return exp(a); }
+static inline float bc_log_f32(float a) { return logf(a); }
+static inline double bc_log_f64(double a) { return log(a); }
+
 #endif /* BC_MATH_H */

@@ -11,7 +11,7 @@ while IFS='|' read -r want_rc args want; do
 	n=$((n + 1))
 	mkdir "case$n" && cd "case$n" || exit 1
 	# shellcheck disable=SC2086
-	"$GEN" $args >out 2>err
+	(set -f; "$GEN" $args >out 2>err)
 	rc=$?
 	got=$(head -n 1 err)
 	# Only --explain prints (its walkthrough) before failing.
@@ -53,6 +53,15 @@ done <<EOF_CASES
 1|--inplace y=2 x=3,2,2|bcastgen: error: cannot write the result in place into 'y': the result shape (3,2,2) is not the shape of 'y' (2,)
 1|--templates /nonexistent --explain x=2|bcastgen: error: cannot open template '/nonexistent/explain.txt.lt': No such file or directory
 1|-o k.c --op frobnicate x=3|bcastgen: error: unknown op 'frobnicate' (see bcastgen --help)
+1|-o k.c --expr=max(x*w+z,0) x=3 w=3|expr:1:9: error: unknown operand 'z'
+1|-o k.c --expr=x+300 --dtype=u8 x=3|expr:1:3: error: '300' does not fit u8 (0 to 255)
+1|-o k.c --expr=sqrt(x) --dtype=i32 x=3|expr:1:1: error: 'sqrt' needs float operands, not i32: cast with f32(...) or f64(...)
+1|-o k.c --expr=x<<1 x=3|expr:1:2: error: '<<' needs integer operands, not f32
+1|-o k.c --expr=x+(y x=3 y=3|expr:1:5: error: expected ')'
+1|--shape --expr=x+1 x=3 y=3|bcastgen: error: operand 'y' is not used in the expression
+1|-o k.c --op sqrt --dtype i16 x=3|bcastgen: error: op 'sqrt' does not apply to dtype i16: it needs f32 or f64
+2|-o k.c --op add --expr=x x=3|bcastgen: error: give --op or --expr, not both
+1|-o k.c --expr=x+t0 x=3 t0=3|bcastgen: error: operand name 't0' clashes with a local of the kernel (i0, i1, ..., t0, t1, ..., and x_0, x_1, ..., x_v for each operand x)
 1|-o k.c --dtype f16 x=3|bcastgen: error: unknown dtype 'f16': expected f32 f64 i8 i16 i32 i64 u8 u16 u32 u64
 1|-o k.c x:f16=3|bcastgen: error: unknown dtype 'f16' of operand 'x': expected f32 f64 i8 i16 i32 i64 u8 u16 u32 u64
 1|-o k.c --op shl x=3 y=3|bcastgen: error: op 'left_shift' does not apply to dtype f32: it needs an integer dtype
@@ -71,9 +80,9 @@ done <<EOF_CASES
 1|-o k.c out=3|bcastgen: error: operand name 'out' is reserved in kernels (a keyword, a type, 'out', or bc_...)
 1|-o k.c int=3|bcastgen: error: operand name 'int' is reserved in kernels (a keyword, a type, 'out', or bc_...)
 1|-o k.c size_t=3|bcastgen: error: operand name 'size_t' is reserved in kernels (a keyword, a type, 'out', or bc_...)
-1|-o k.c x=3 x_v=3|bcastgen: error: operand name 'x_v' clashes with a local of the kernel (i0, i1, ..., and x_0, x_1, ..., x_v for each operand x)
-1|-o k.c x=3 out_12=3|bcastgen: error: operand name 'out_12' clashes with a local of the kernel (i0, i1, ..., and x_0, x_1, ..., x_v for each operand x)
-1|-o k.c i7=3|bcastgen: error: operand name 'i7' clashes with a local of the kernel (i0, i1, ..., and x_0, x_1, ..., x_v for each operand x)
+1|-o k.c x=3 x_v=3|bcastgen: error: operand name 'x_v' clashes with a local of the kernel (i0, i1, ..., t0, t1, ..., and x_0, x_1, ..., x_v for each operand x)
+1|-o k.c x=3 out_12=3|bcastgen: error: operand name 'out_12' clashes with a local of the kernel (i0, i1, ..., t0, t1, ..., and x_0, x_1, ..., x_v for each operand x)
+1|-o k.c i7=3|bcastgen: error: operand name 'i7' clashes with a local of the kernel (i0, i1, ..., t0, t1, ..., and x_0, x_1, ..., x_v for each operand x)
 1|-o k.c --name x_1 x=3|bcastgen: error: kernel name 'x_1' is reserved: choose another with --name
 1|-o k.c k=3|bcastgen: error: operand 'k' has the kernel's name
 1|-o k.h x=3|bcastgen: error: output file 'k.h' does not end in .c

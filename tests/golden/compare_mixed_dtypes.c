@@ -21,6 +21,12 @@
  */
 #include "compare_mixed_dtypes.h"
 
+/* Floats as NumPy computes them: no a * b + c fused into one rounding.
+ * gcc ignores this pragma: compile with -ffp-contract=off (or -std=c99). */
+#if !defined(__GNUC__) || defined(__clang__)
+#pragma STDC FP_CONTRACT OFF
+#endif
+
 /* Begin compare_mixed_dtypes */
 void compare_mixed_dtypes(const int16_t *restrict x, const float *restrict y, uint8_t *restrict out)
 {

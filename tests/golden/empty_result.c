@@ -21,6 +21,12 @@
  */
 #include "empty_result.h"
 
+/* Floats as NumPy computes them: no a * b + c fused into one rounding.
+ * gcc ignores this pragma: compile with -ffp-contract=off (or -std=c99). */
+#if !defined(__GNUC__) || defined(__clang__)
+#pragma STDC FP_CONTRACT OFF
+#endif
+
 /* Begin empty_result */
 void empty_result(const float *restrict x, const float *restrict y, float *restrict out)
 {

@@ -22,6 +22,12 @@
 #include "float_mod_f32.h"
 #include "bc_math.h"
 
+/* Floats as NumPy computes them: no a * b + c fused into one rounding.
+ * gcc ignores this pragma: compile with -ffp-contract=off (or -std=c99). */
+#if !defined(__GNUC__) || defined(__clang__)
+#pragma STDC FP_CONTRACT OFF
+#endif
+
 /* Begin float_mod_f32 */
 void float_mod_f32(const float *restrict x, const float *restrict y, float *restrict out)
 {

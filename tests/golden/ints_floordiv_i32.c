@@ -24,6 +24,12 @@
  */
 #include "ints_floordiv_i32.h"
 
+/* Floats as NumPy computes them: no a * b + c fused into one rounding.
+ * gcc ignores this pragma: compile with -ffp-contract=off (or -std=c99). */
+#if !defined(__GNUC__) || defined(__clang__)
+#pragma STDC FP_CONTRACT OFF
+#endif
+
 /* Begin ints_floordiv_i32 */
 void ints_floordiv_i32(const int32_t *restrict x, const int32_t *restrict y, int32_t *restrict out)
 {

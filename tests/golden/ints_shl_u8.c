@@ -21,6 +21,12 @@
  */
 #include "ints_shl_u8.h"
 
+/* Floats as NumPy computes them: no a * b + c fused into one rounding.
+ * gcc ignores this pragma: compile with -ffp-contract=off (or -std=c99). */
+#if !defined(__GNUC__) || defined(__clang__)
+#pragma STDC FP_CONTRACT OFF
+#endif
+
 /* Begin ints_shl_u8 */
 void ints_shl_u8(const uint8_t *restrict x, const uint8_t *restrict y, uint8_t *restrict out)
 {

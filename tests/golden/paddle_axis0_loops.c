@@ -24,6 +24,12 @@
  */
 #include "paddle_axis0_loops.h"
 
+/* Floats as NumPy computes them: no a * b + c fused into one rounding.
+ * gcc ignores this pragma: compile with -ffp-contract=off (or -std=c99). */
+#if !defined(__GNUC__) || defined(__clang__)
+#pragma STDC FP_CONTRACT OFF
+#endif
+
 /* Begin paddle_axis0_loops */
 void paddle_axis0_loops(const float *restrict x, const float *restrict y, float *restrict out)
 {

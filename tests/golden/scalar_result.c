@@ -7,6 +7,12 @@
  */
 #include "scalar_result.h"
 
+/* Floats as NumPy computes them: no a * b + c fused into one rounding.
+ * gcc ignores this pragma: compile with -ffp-contract=off (or -std=c99). */
+#if !defined(__GNUC__) || defined(__clang__)
+#pragma STDC FP_CONTRACT OFF
+#endif
+
 /* Begin scalar_result */
 void scalar_result(const float *restrict a, const float *restrict b, float *restrict out)
 {

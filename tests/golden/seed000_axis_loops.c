@@ -25,6 +25,12 @@
  */
 #include "seed000_axis_loops.h"
 
+/* Floats as NumPy computes them: no a * b + c fused into one rounding.
+ * gcc ignores this pragma: compile with -ffp-contract=off (or -std=c99). */
+#if !defined(__GNUC__) || defined(__clang__)
+#pragma STDC FP_CONTRACT OFF
+#endif
+
 /* Begin seed000_axis_loops */
 void seed000_axis_loops(const float *restrict x, const float *restrict y, float *restrict out)
 {

@@ -24,6 +24,12 @@
  */
 #include "seed001_column_row_loops.h"
 
+/* Floats as NumPy computes them: no a * b + c fused into one rounding.
+ * gcc ignores this pragma: compile with -ffp-contract=off (or -std=c99). */
+#if !defined(__GNUC__) || defined(__clang__)
+#pragma STDC FP_CONTRACT OFF
+#endif
+
 /* Begin seed001_column_row_loops */
 void seed001_column_row_loops(const int32_t *restrict a, const int32_t *restrict b, int32_t *restrict out)
 {

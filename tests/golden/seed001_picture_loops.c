@@ -24,6 +24,12 @@
  */
 #include "seed001_picture_loops.h"
 
+/* Floats as NumPy computes them: no a * b + c fused into one rounding.
+ * gcc ignores this pragma: compile with -ffp-contract=off (or -std=c99). */
+#if !defined(__GNUC__) || defined(__clang__)
+#pragma STDC FP_CONTRACT OFF
+#endif
+
 /* Begin seed001_picture_loops */
 void seed001_picture_loops(const float *restrict a, const float *restrict b, float *restrict out)
 {

@@ -21,6 +21,12 @@
  */
 #include "seed001_row_unroll.h"
 
+/* Floats as NumPy computes them: no a * b + c fused into one rounding.
+ * gcc ignores this pragma: compile with -ffp-contract=off (or -std=c99). */
+#if !defined(__GNUC__) || defined(__clang__)
+#pragma STDC FP_CONTRACT OFF
+#endif
+
 /* Begin seed001_row_unroll */
 void seed001_row_unroll(const float *restrict a, const float *restrict b, float *restrict out)
 {

@@ -24,6 +24,12 @@
  */
 #include "seed002_inplace_loops.h"
 
+/* Floats as NumPy computes them: no a * b + c fused into one rounding.
+ * gcc ignores this pragma: compile with -ffp-contract=off (or -std=c99). */
+#if !defined(__GNUC__) || defined(__clang__)
+#pragma STDC FP_CONTRACT OFF
+#endif
+
 /* Begin seed002_inplace_loops */
 void seed002_inplace_loops(float *restrict x, const float *restrict y)
 {

@@ -23,6 +23,12 @@
  */
 #include "seed004_bias_loops.h"
 
+/* Floats as NumPy computes them: no a * b + c fused into one rounding.
+ * gcc ignores this pragma: compile with -ffp-contract=off (or -std=c99). */
+#if !defined(__GNUC__) || defined(__clang__)
+#pragma STDC FP_CONTRACT OFF
+#endif
+
 /* Begin seed004_bias_loops */
 void seed004_bias_loops(const float *restrict xw, const float *restrict b, float *restrict out)
 {

@@ -19,6 +19,12 @@
  */
 #include "seed004_broadcast_to.h"
 
+/* Floats as NumPy computes them: no a * b + c fused into one rounding.
+ * gcc ignores this pragma: compile with -ffp-contract=off (or -std=c99). */
+#if !defined(__GNUC__) || defined(__clang__)
+#pragma STDC FP_CONTRACT OFF
+#endif
+
 /* Begin seed004_broadcast_to */
 void seed004_broadcast_to(const float *restrict x, float *restrict out)
 {

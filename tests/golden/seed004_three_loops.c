@@ -28,6 +28,12 @@
  */
 #include "seed004_three_loops.h"
 
+/* Floats as NumPy computes them: no a * b + c fused into one rounding.
+ * gcc ignores this pragma: compile with -ffp-contract=off (or -std=c99). */
+#if !defined(__GNUC__) || defined(__clang__)
+#pragma STDC FP_CONTRACT OFF
+#endif
+
 /* Begin seed004_three_loops */
 void seed004_three_loops(const float *restrict a, const float *restrict b, const float *restrict d, float *restrict out)
 {

@@ -23,6 +23,12 @@
  */
 #include "seed004_three_unroll.h"
 
+/* Floats as NumPy computes them: no a * b + c fused into one rounding.
+ * gcc ignores this pragma: compile with -ffp-contract=off (or -std=c99). */
+#if !defined(__GNUC__) || defined(__clang__)
+#pragma STDC FP_CONTRACT OFF
+#endif
+
 /* Begin seed004_three_unroll */
 void seed004_three_unroll(const float *restrict a, const float *restrict b, const float *restrict d, float *restrict out)
 {

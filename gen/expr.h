@@ -1,0 +1,71 @@
+/*
+** expr.h: the element computation of a kernel as a tree: a fused --expr
+** parsed from text, or one --op applied to the operands. Checked for
+** types, then emitted as C, with the parts that do not vary in the
+** inner loops computed once, in the loop where they vary.
+*/
+#ifndef EXPR_H
+#define EXPR_H
+
+#include <stdint.h>
+
+#include "ops.h"
+
+#define EXPR_MAX_NODES 1000	/* operands, literals and operators */
+#define EXPR_MAX_DEPTH 64	/* nested parentheses, calls and unary operators */
+
+enum expr_kind {
+	EXPR_OPERAND,		/* an input */
+	EXPR_LITERAL,		/* a number */
+	EXPR_OP,		/* an op applied to its arguments */
+	EXPR_CAST		/* f32(a), i16(a), ... */
+};
+
+struct expr_node {
+	enum expr_kind kind;
+	int start, end;		/* its text: src[start, end) */
+	int at;			/* EXPR_OP: where its operator or name is, for errors */
+	int operand;		/* EXPR_OPERAND: the input's index */
+	const struct op *op;	/* EXPR_OP */
+	int nargs;
+	int arg[BC_MAX_ARGS];	/* EXPR_OP, EXPR_CAST: the nodes of the arguments */
+	const struct dtype *calc;	/* the dtype it computes in (the cast's target) */
+	const struct dtype *type;	/* the dtype of its value */
+	int is_bool;		/* a comparison's or logical op's 0 or 1 */
+	int is_float;		/* EXPR_LITERAL: written with '.' or an exponent */
+	int negative;		/* EXPR_LITERAL: under a unary '-' */
+	uint64_t magnitude;	/* EXPR_LITERAL: an integer's absolute value */
+	double value;		/* EXPR_LITERAL: a float's value */
+	int level;		/* the loop from which it no longer varies */
+	int temp;		/* its number as a hoisted temporary, or -1 */
+};
+
+struct expr {
+	const char *src;	/* the text parsed, or NULL for an --op */
+	struct expr_node *node;
+	int n;			/* nodes */
+	int root;
+	int err_pos;		/* after an error: its offset in src, or -1 */
+};
+
+/* A value computed once per iteration of an outer loop. */
+struct expr_temp {
+	int node;
+	int level;		/* computed just before loop LEVEL starts */
+};
+
+int expr_parse(struct expr *e, const char *src, const char *const *names, int nnames,
+               struct strbuf *err);
+void expr_from_op(struct expr *e, const struct op *op, int nargs);
+int expr_check(struct expr *e, const struct dtype *t, struct strbuf *err);
+int expr_needs_libm(const struct expr *e);
+void expr_text(struct strbuf *sb, const struct expr *e, int node);
+int expr_hoist(struct expr *e, const int *hoist, int nloops, struct expr_temp **temps);
+void expr_emit(struct ctext *r, const struct expr *e, int node, const struct dtype *t,
+               const struct dtype *const *in_dtype, int use_temps);
+int expr_uses(const struct expr *e, int operand);
+void expr_where(struct strbuf *sb, const struct expr *e, const char *name);
+void expr_caret(struct strbuf *sb, const struct expr *e);
+void expr_free(struct expr *e);
+
+#endif

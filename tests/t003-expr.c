@@ -1,0 +1,260 @@
+/*
+** t003-expr: fused expressions without Lua: parsing and C's precedence,
+** types, errors with their columns, hoisting, and the C emitted.
+*/
+#include <stdlib.h>
+#include <string.h>
+
+#include "expr.h"
+#include "tap.h"
+
+static const char *const names[] = {"x", "y", "w", "b", "c"};
+static struct expr e;
+static struct strbuf err;
+
+/* Append node I as a prefix form: (add x (multiply y 2)). */
+static void
+show(struct strbuf *sb, int i)
+{
+	const struct expr_node *n = &e.node[i];
+
+	switch (n->kind) {
+	case EXPR_OPERAND:
+		sb_add(sb, names[n->operand]);
+		return;
+	case EXPR_LITERAL:
+		sb_addn(sb, e.src + n->start, (size_t)(n->end - n->start));
+		return;
+	case EXPR_CAST:
+		sb_printf(sb, "(%s ", n->calc->name);
+		break;
+	case EXPR_OP:
+		sb_printf(sb, "(%s ", n->op->name);
+		break;
+	}
+	for (int k = 0; k < n->nargs; k++) {
+		if (k)
+			sb_add(sb, " ");
+		show(sb, n->arg[k]);
+	}
+	sb_add(sb, ")");
+}
+
+/* Return TEXT with each placeholder {k} replaced by the k-th name and _v. */
+static char *
+values(const char *text)
+{
+	struct strbuf sb = {0};
+
+	for (const char *p = text; *p; p++) {
+		if (*p == '{') {
+			int k = (int)strtol(p + 1, (char **)&p, 10);
+
+			sb_printf(&sb, "%s_v", names[k - 1]);
+		} else {
+			sb_addn(&sb, p, 1);
+		}
+	}
+	return sb.s;
+}
+
+/* Parse and check SRC over operands x..c in dtype T; return 0 or -1. */
+static int
+load(const char *src, int nnames, const char *t)
+{
+	expr_free(&e);
+	sb_free(&err);
+	if (expr_parse(&e, src, names, nnames, &err) != 0)
+		return -1;
+	return expr_check(&e, dtype_find(t), &err);
+}
+
+/* Test that SRC over NNAMES operands parses to the prefix form WANT. */
+static void
+parses(const char *src, int nnames, const char *want)
+{
+	struct strbuf got = {0};
+
+	if (load(src, nnames, "f32") == 0)
+		show(&got, e.root);
+	else
+		sb_printf(&got, "error: %s", err.s);
+	if (!ok(got.s && strcmp(got.s, want) == 0, "'%s' is %s", src, want))
+		diag("got %s", got.s);
+	sb_free(&got);
+}
+
+/* Test that SRC in dtype T fails with MSG at 1-based column COL. */
+static void
+fails(const char *src, int nnames, const char *t, int col, const char *msg)
+{
+	int r = load(src, nnames, t);
+
+	if (!ok(r != 0 && err.s && strcmp(err.s, msg) == 0 && e.err_pos + 1 == col,
+	        "'%s' in %s: %d: %s", src, t, col, msg))
+		diag("got %d: %d: %s", r, e.err_pos + 1, err.s);
+}
+
+/* Test that SRC in dtype T emits the C expression WANT (no temporaries). */
+static void
+emits(const char *src, int nnames, const char *t, const char *want)
+{
+	const struct dtype *in[5];
+	struct ctext r = {{0}, 0, 0};
+	char *got;
+
+	for (int k = 0; k < 5; k++)
+		in[k] = dtype_find(t);
+	if (load(src, nnames, t) == 0)
+		expr_emit(&r, &e, e.root, dtype_find(t), in, 0);
+	else
+		sb_printf(&r.s, "error: %s", err.s);
+	got = values(r.s.s);
+	if (!ok(strcmp(got, want) == 0, "'%s' in %s emits %s", src, t, want))
+		diag("got %s", got);
+	free(got);
+	sb_free(&r.s);
+}
+
+int
+main(void)
+{
+	struct expr_temp *temps;
+	struct ctext r = {{0}, 0, 0};
+	const struct dtype *f32 = dtype_find("f32"), *in[4] = {f32, f32, f32, f32};
+	int h[4] = {3, 3, 0, 2}, n;
+	char *got;
+
+	/* C's precedence and associativity */
+	parses("x*y + w", 3, "(add (multiply x y) w)");
+	parses("x + y*w", 3, "(add x (multiply y w))");
+	parses("x - y - w", 3, "(subtract (subtract x y) w)");
+	parses("x - (y - w)", 3, "(subtract x (subtract y w))");
+	parses("x / y % w", 3, "(remainder (divide x y) w)");
+	parses("-x*y", 2, "(multiply (negative x) y)");
+	parses("x < y == y < x", 2, "(equal (less x y) (less y x))");
+	parses("x || y && !x", 2, "(logical_or x (logical_and y (logical_not x)))");
+	parses("c ? x : y ? w : b", 5, "(where c x (where y w b))");
+	parses("max(x*y + w, 0)", 3, "(maximum (add (multiply x y) w) 0)");
+	parses("min(x, y, 2.5)", 2, "(minimum x y 2.5)");
+	parses("f64(x) + y", 2, "error: '+' mixes f64 and f32: cast one side, as in f32(...)");
+	parses("-2 + x", 1, "(add -2 x)");
+	parses("- (3) * x", 1, "(multiply - (3) x)");
+	parses("x + 0x1F + 1e-3 + .5", 1, "(add (add (add x 0x1F) 1e-3) .5)");
+	parses("where(x > 0, x, 0)", 1, "(where (greater x 0) x 0)");
+	parses("pow(x, 2) + sqrt(exp(log(abs(x))))", 1,
+	       "(add (power x 2) (sqrt (exp (log (absolute x)))))");
+
+	/* types, in i16 unless said */
+	parses("x & 3", 1, "error: '&' needs integer operands, not f32");
+	fails("x + z", 1, "f32", 5, "unknown operand 'z'");
+	fails("max(x*w + z, 0)", 3, "f32", 11, "unknown operand 'z'");
+	fails("x + 300", 1, "u8", 5, "'300' does not fit u8 (0 to 255)");
+	fails("x - -129", 1, "i8", 5, "'-129' does not fit i8 (-128 to 127)");
+	fails("x * 1.5", 1, "i32", 5, "'1.5' is a float, but the operands here are i32");
+	fails("x + 1e39", 1, "f32", 5, "'1e39' does not fit f32");
+	fails("sqrt(x)", 1, "i32", 1, "'sqrt' needs float operands, not i32: cast with "
+	      "f32(...) or f64(...)");
+	fails("x << 1", 1, "f64", 3, "'<<' needs integer operands, not f64");
+	fails("(x < y) + (y < x)", 2, "i32", 9, "'+' on comparison results alone: cast "
+	      "one, as in i32(a < b)");
+	fails("x + i16(y)", 2, "i32", 3, "'+' mixes i32 and i16: cast one side, as in f32(...)");
+
+	/* syntax, with columns */
+	fails("x +", 1, "f32", 4, "expected an operand, a number or '(' at the end");
+	fails("(x", 1, "f32", 3, "expected ')'");
+	fails("x)", 1, "f32", 2, "unexpected ')' after the expression");
+	fails("x = 1", 1, "f32", 3, "unexpected '=' after the expression");
+	fails("x ? 1", 1, "f32", 6, "expected ':' of '?'");
+	fails("x + 010", 1, "f32", 5, "'010' starts with 0: write decimal numbers without "
+	      "leading zeros, hex ones with 0x");
+	fails("x + 1.5e", 1, "f32", 5, "bad number '1.5e'");
+	fails("x + 2x", 1, "f32", 5, "bad number '2x'");
+	fails("x + 0x", 1, "f32", 5, "bad number: '0x' needs hex digits");
+	fails("x + 99999999999999999999", 1, "f32", 5,
+	      "integer literal '99999999999999999999' does not fit in 64 bits");
+	fails("x + 1e999", 1, "f64", 5, "float literal '1e999' is out of range");
+	fails("x + foo(x)", 1, "f32", 5, "unknown function 'foo' (there are min max abs "
+	      "sqrt exp log pow floor ceil fmod where, and the casts f32(a) i16(a) ...)");
+	fails("max(x)", 1, "f32", 1, "max takes at least 2 arguments, got 1");
+	fails("pow(x, 1, 2)", 1, "f32", 1, "pow takes 2 arguments, got 3");
+	fails("x + f32(x, x)", 1, "f32", 5, "the cast f32(...) takes one argument");
+	{
+		struct strbuf where = {0};
+
+		ok1(load("x + (\n  y $ 1)", 2, "f32") != 0);
+		expr_where(&where, &e, "expr");
+		sb_add(&where, "|");
+		expr_caret(&where, &e);
+		if (!ok(strcmp(where.s, "expr:2:5|      y $ 1)\n        ^") == 0,
+		        "an error on line 2 is at expr:2:5, shown under its line"))
+			diag("got %s", where.s);
+		sb_free(&where);
+	}
+	ok1(load("x", 2, "f32") != 0 && strcmp(err.s, "operand 'y' is not used in the "
+	    "expression") == 0);
+	{
+		char deep[300];
+
+		memset(deep, '(', 100);
+		strcpy(deep + 100, "x");
+		memset(deep + 101, ')', 100);
+		deep[201] = '\0';
+		fails(deep, 1, "f32", 65, "the expression nests too deeply: more than 64 levels");
+	}
+
+	/* the C emitted: UB-free helpers for integers, C operators for floats */
+	emits("x*y + w", 3, "f32", "x_v * y_v + w_v");
+	emits("x*(y + w)", 3, "f32", "x_v * (y_v + w_v)");
+	emits("x - (y - w)", 3, "f32", "x_v - (y_v - w_v)");
+	emits("-(x + y)", 2, "f32", "-(x_v + y_v)");
+	emits("- -x", 1, "f32", "-(-x_v)");
+	emits("x*y + w", 3, "i8", "bc_add_i8(bc_mul_i8(x_v, y_v), w_v)");
+	emits("x + -128", 1, "i8", "bc_add_i8(x_v, (int8_t)-128)");
+	emits("x + -2147483648", 1, "i32", "bc_add_i32(x_v, INT32_MIN)");
+	emits("x + 1", 1, "u64", "bc_add_u64(x_v, UINT64_C(1))");
+	emits("x * 0.1", 1, "f32", "x_v * 0.1f");
+	emits("x * 0.1", 1, "f64", "x_v * 0.1");
+	emits("x + 16777217", 1, "f32", "x_v + 16777216.0f");
+	emits("(x > y) * x", 2, "f32", "(float)(uint8_t)(x_v > y_v) * x_v");
+	emits("x > 0 ? x : 0", 1, "i16", "(int16_t)((uint8_t)(x_v > (int16_t)0) ? x_v : (int16_t)0)");
+	emits("w ? x : y", 3, "f32", "(w_v != 0) ? x_v : y_v");
+	emits("x && !y", 2, "f32", "(uint8_t)((x_v != 0) && (uint8_t)(y_v == 0))");
+	emits("i16(x) + 1", 1, "f32", "bc_add_i16(bc_f2i16((double)x_v), (int16_t)1)");
+
+	/*
+	 * Hoisting, in three loops: x and y vary in all of them, w (a
+	 * scalar) in none, b in the outer two, so it is read before loop 2
+	 * (h[k] is operand k's hoist level, as plan.c sets it).
+	 */
+	if (!ok1(load("x * y + exp(b) * w", 4, "f32") == 0))
+		return done_testing();
+	n = expr_hoist(&e, h, 3, &temps);
+	ok(n == 1 && temps[0].level == 2, "x * y + exp(b) * w hoists one temporary to loop 2");
+	expr_emit(&r, &e, e.root, f32, in, 1);
+	got = values(r.s.s);
+	ok(strcmp(got, "x_v * y_v + t0") == 0, "the inner loop adds t0: %s", got);
+	free(got);
+	sb_free(&r.s);
+	expr_emit(&r, &e, temps[0].node, f32, in, 1);
+	got = values(r.s.s);
+	ok(strcmp(got, "bc_exp_f32(b_v) * w_v") == 0, "t0 is exp(b) * w: %s", got);
+	free(got);
+	sb_free(&r.s);
+	free(temps);
+
+	if (!ok1(load("x - y + exp(b) * sqrt(w)", 4, "f32") == 0))
+		return done_testing();
+	n = expr_hoist(&e, h, 3, &temps);
+	ok(n == 2 && temps[0].level == 0 && temps[1].level == 2,
+	   "sqrt(w) is computed before the loops, exp(b) * t0 in loop 2");
+	free(temps);
+	if (!ok1(load("x * y", 2, "f32") == 0))
+		return done_testing();
+	n = expr_hoist(&e, h, 3, &temps);
+	ok(n == 0, "nothing to hoist when every operand varies inside");
+	free(temps);
+	expr_free(&e);
+	sb_free(&err);
+	return done_testing();
+}
