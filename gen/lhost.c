@@ -17,6 +17,11 @@
 #include "embedded.h"
 #include "lhost.h"
 
+#define MAX_READ 64	/* template files read from --templates DIR */
+
+static char *files_read[MAX_READ];	/* for the depfile */
+static int nfiles_read;
+
 #define TMPL_KEY "bcastgen.tmpl"	/* registry: the tmpl.lua module */
 #define DIR_KEY "bcastgen.tmpldir"	/* registry: --templates DIR, or nil */
 
@@ -136,6 +141,25 @@ read_file(const char *path, struct strbuf *sb)
 	return 0;
 }
 
+/* Remember that the file PATH was read, once. */
+static void
+note_read(const char *path)
+{
+	for (int i = 0; i < nfiles_read; i++)
+		if (strcmp(files_read[i], path) == 0)
+			return;
+	if (nfiles_read < MAX_READ)
+		files_read[nfiles_read++] = xstrdup(path);
+}
+
+/* Set *PATHS to the template files read from --templates DIR; return their number. */
+int
+lhost_files_read(const char *const **paths)
+{
+	*paths = (const char *const *)files_read;
+	return nfiles_read;
+}
+
 /*
 ** Push the template NAME's source and then its name for messages: the
 ** embedded "templates/NAME", or "DIR/NAME" under --templates DIR. With
@@ -169,6 +193,7 @@ push_template(lua_State *L, const char *name, int optional)
 			sb_free(&path);
 			return -1;
 		}
+		note_read(path.s);
 		lua_pushlstring(L, src.s, src.len);
 		lua_pushstring(L, path.s);
 		sb_free(&src);

@@ -13,4 +13,6 @@ void lhost_close(lua_State *L);
 int lhost_render(lua_State *L, const char *name, struct strbuf *out);
 int lhost_dump_lua(lua_State *L, const char *name, struct strbuf *out);
 
+int lhost_files_read(const char *const **paths);
+
 #endif

@@ -14,6 +14,7 @@
 #include "lhost.h"
 #include "model.h"
 #include "output.h"
+#include "spec.h"
 
 #define VERSION "0.2.0"
 
@@ -26,6 +27,10 @@ struct options {
 	const char *tmpldir;	/* --templates DIR, or NULL */
 	const char *dump_lua;	/* --dump-lua NAME, or NULL */
 	const char *output;	/* -o FILE.c, or NULL */
+	const char *depfile;	/* -M FILE, or NULL */
+	const char *dep_target;	/* -MT TARGET, or NULL: the outputs */
+	const char *spec;	/* a spec file, or NULL */
+	int kernel_options;	/* options given that describe a kernel */
 	const char *name;	/* --name, or NULL: from -o */
 	const struct op *op;	/* --op */
 	const char *expr_src;	/* --expr, or NULL */
@@ -44,17 +49,25 @@ struct options {
 
 static const char usage_text[] =
 "usage: bcastgen [options] NAME[:DTYPE]=SHAPE ...\n"
+"       bcastgen [-o FILE.c] [-M FILE.d] [--templates DIR] SPEC\n"
 "\n"
 "Resolve the broadcasting of the operands' shapes at build time and\n"
 "generate a C kernel for exactly those shapes. SHAPE is comma-separated\n"
 "sizes, outermost first: x=2,3,1,5; s= is a scalar (rank 0); sizes may be\n"
 "0. Names are distinct C identifiers. Without -o, --shape or --explain,\n"
-"print the operands and the result shape.\n"
+"print the operands and the result shape. A SPEC file (NAME.lua)\n"
+"declares many kernels, all written to FILE.c and FILE.h:\n"
+"  kernel \"bias_add\" { op = \"add\", \"x=8,64,56,56\", \"b=64,1,1\" }\n"
+"with the operands in order and the options named as below, '_' for '-'.\n"
 "\n"
 "actions:\n"
 "  -o FILE.c         write the kernel to FILE.c and its header to FILE.h\n"
 "  --shape           print only the result shape, as 2,3,4 (empty line for rank 0)\n"
 "  --explain         walk through the broadcast rules step by step\n"
+"  -M, --depfile F   with -o, also write a Make depfile F: the outputs depend\n"
+"                    on the spec and the templates read from --templates\n"
+"  -MT TARGET        the depfile's target instead of FILE.c and FILE.h\n"
+"                    (a stamp file, say)\n"
 "\n"
 "the kernel:\n"
 "  --op OP           the operation (default add): add sub mul div floordiv mod\n"
@@ -90,11 +103,13 @@ static const char usage_text[] =
 "\n"
 "exit status: 0 success; 1 bad input (a shape, an op or dtype, an axis,\n"
 "shapes that do not broadcast, an in-place result of another shape, an\n"
-"unroll past the limit, a template error, a file that cannot be written),\n"
-"and then no file is written; 2 bad usage (an unknown option, a missing\n"
-"argument).\n";
+"unroll past the limit, an expression or a spec file, a template error, a\n"
+"file that cannot be written), and then no file is written or changed; 2\n"
+"bad usage (an unknown option, a missing argument).\n";
 
-/* Print a usage error and exit with status 2. */
+static int in_spec;	/* reading a kernel of a spec file: progname is its place */
+
+/* Print a usage error and exit with status 2 (1 in a spec file). */
 static void
 usage_error(const char *fmt, ...)
 {
@@ -104,6 +119,10 @@ usage_error(const char *fmt, ...)
 	va_start(ap, fmt);
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);
+	if (in_spec) {
+		fputc('\n', stderr);
+		exit(EXIT_INPUT);
+	}
 	fprintf(stderr, "\ntry '%s --help'\n", progname);
 	exit(EXIT_USAGE);
 }
@@ -207,6 +226,8 @@ read_computation(struct options *opt)
 	if (r != 0 && opt->expr.err_pos >= 0) {
 		expr_where(&where, &opt->expr, "expr");
 		expr_caret(&caret, &opt->expr);
+		if (in_spec)
+			die("%s: %s\n%s", where.s, err.s, caret.s);
 		die_at(where.s, "%s\n%s", err.s, caret.s);
 	}
 	if (r != 0)
@@ -231,11 +252,21 @@ parse_args(int argc, char **argv, struct options *opt)
 	for (int i = 1; i < argc; i++) {
 		const char *arg = argv[i];
 
-		if (only_operands || arg[0] != '-') {
+		size_t len = strlen(arg);
+
+		if (!only_operands && !strchr(arg, '=') && len > 4
+		    && strcmp(arg + len - 4, ".lua") == 0) {
+			if (opt->spec)
+				usage_error("two spec files: '%s' and '%s'", opt->spec, arg);
+			opt->spec = arg;
+			continue;
+		} else if (only_operands || arg[0] != '-') {
 			add_operand(opt, arg);
 			sb_printf(&opt->operands, " %s", arg);
+			continue;
 		} else if (strcmp(arg, "--") == 0) {
 			only_operands = 1;
+			continue;
 		} else if (strcmp(arg, "-h") == 0 || strcmp(arg, "--help") == 0) {
 			fputs(usage_text, stdout);
 			exit(EXIT_OK);
@@ -244,8 +275,10 @@ parse_args(int argc, char **argv, struct options *opt)
 			exit(EXIT_OK);
 		} else if (strcmp(arg, "--shape") == 0) {
 			opt->shape = 1;
+			continue;
 		} else if (strcmp(arg, "--explain") == 0) {
 			opt->explain = 1;
+			continue;
 		} else if (strcmp(arg, "--inplace") == 0) {
 			opt->inplace = 1;
 			sb_add(&opt->command, " --inplace");
@@ -287,14 +320,35 @@ parse_args(int argc, char **argv, struct options *opt)
 		} else if ((v = option_value(argc, argv, &i, "-o"))
 		           || (v = option_value(argc, argv, &i, "--output"))) {
 			opt->output = v;
+			continue;
+		} else if ((v = option_value(argc, argv, &i, "-MT"))
+		           || (v = option_value(argc, argv, &i, "--depfile-target"))) {
+			opt->dep_target = v;
+			continue;
+		} else if ((v = option_value(argc, argv, &i, "-M"))
+		           || (v = option_value(argc, argv, &i, "--depfile"))) {
+			opt->depfile = v;
+			continue;
 		} else if ((v = option_value(argc, argv, &i, "--templates"))) {
 			opt->tmpldir = v;
+			continue;
 		} else if ((v = option_value(argc, argv, &i, "--dump-lua"))) {
 			opt->dump_lua = v;
+			continue;
 		} else {
 			usage_error("unknown option '%s'", arg);
 		}
+		opt->kernel_options++;
 	}
+	if (opt->spec) {
+		if (opt->nops > 0 || opt->kernel_options > 0)
+			usage_error("with a spec file, operands and kernel options go in the spec");
+		if (!opt->output)
+			usage_error("a spec file needs -o FILE.c");
+		return;
+	}
+	if (opt->depfile && !opt->output)
+		usage_error("-M needs -o: the depfile lists what the outputs depend on");
 	if (opt->nops == 0 && !opt->dump_lua)
 		usage_error("no operands: give at least one NAME=SHAPE");
 	if (op_given && opt->expr_src)
@@ -490,30 +544,212 @@ describe_kernel(struct kernel *k, const struct options *opt, const struct bcast 
 }
 
 /*
-** Render the kernel K's .c and .h and write them to OUTPUT (FILE.c) and
-** FILE.h, atomically. Return 0, or -1 with an error printed and nothing
-** written.
+** Resolve the broadcasting of OPT's operands into B (copy stretches its
+** operand to --out-shape) and check the result against the options.
+** Append any error to ERR.
 */
-static int
-write_kernel(lua_State *L, const struct kernel *k, const char *output)
+static void
+resolve(struct options *opt, struct bcast *b, struct strbuf *err)
 {
-	struct strbuf c = {0}, h = {0}, hpath = {0};
-	struct output out = {0};
-	int r;
+	int nops = opt->nops;
 
-	model_push_kernel(L, k);
+	if (opt->op->kind == OP_COPY && opt->has_out_shape && !opt->axis_mode && !opt->expr_src)
+		opt->ops[nops++] = opt->out_shape;	/* B keeps a pointer to them */
+	bcast_resolve(b, opt->ops, nops, opt->axis_mode, opt->axis);
+	if (b->err)
+		bcast_format_error(err, b);
+	else
+		check_result(opt, b, err);
+}
+
+/*
+** Plan the kernel OPT describes, resolved as B, and append its function
+** and its part of the header, rendered by the templates, to C and H.
+** ORIGIN, if not NULL, says where it was declared. Set *LIBM if it needs
+** bc_math.h. Dies on any error.
+*/
+static void
+render_kernel(lua_State *L, struct options *opt, const struct bcast *b,
+              const char *origin, struct strbuf *c, struct strbuf *h, int *libm)
+{
+	struct kernel k;
+	struct plan plan;
+	struct strbuf err = {0};
+
+	describe_kernel(&k, opt, b, &plan);
+	if (plan_build(&plan, b, opt->nops, opt->strategy, opt->unroll_limit, &err) != 0)
+		die("%s", err.s);
+	if (plan.strategy == PLAN_LOOPS)
+		k.ntemps = expr_hoist(k.expr, plan.hoist, plan.nloops, &k.temps);
+	sb_printf(&opt->command, " --name %s%s", k.name, opt->operands.s);
+	if (origin)
+		sb_printf(&opt->command, " (%s)", origin);
+	k.command = opt->command.s;
+	model_push_kernel(L, &k);
 	lua_pushvalue(L, -1);
-	if (lhost_render(L, "kernel.c.lt", &c) != 0 || lhost_render(L, "kernel.h.lt", &h) != 0)
-		return -1;
-	sb_printf(&hpath, "%.*s.h", (int)strlen(output) - 2, output);
-	r = output_add(&out, output, &c) != 0 || output_add(&out, hpath.s, &h) != 0
-	    || output_commit(&out) != 0 ? -1 : 0;
-	if (r != 0)
-		output_abort(&out);
-	sb_free(&c);
-	sb_free(&h);
+	if (lhost_render(L, "kernel.c.lt", c) != 0 || lhost_render(L, "kernel.h.lt", h) != 0)
+		exit(EXIT_INPUT);
+	*libm |= expr_needs_libm(k.expr);
+	plan_free(&plan);
+	free(k.temps);
+}
+
+/* Append PATH to SB as Make reads it: spaces, '#' and '$' escaped. */
+static void
+make_path(struct strbuf *sb, const char *path)
+{
+	for (const char *p = path; *p; p++) {
+		if (*p == ' ' || *p == '#')
+			sb_add(sb, "\\");
+		sb_addn(sb, p, 1);
+		if (*p == '$')
+			sb_add(sb, "$");
+	}
+}
+
+/* Set field KEY of the table on top to the sequence PARTS[0..N), each without its final newline. */
+static void
+set_parts(lua_State *L, const char *key, const struct strbuf *parts, int n)
+{
+	lua_createtable(L, n, 0);
+	for (int i = 0; i < n; i++) {
+		size_t len = parts[i].len;
+
+		lua_pushlstring(L, parts[i].s ? parts[i].s : "", len && parts[i].s[len - 1] == '\n' ? len - 1 : len);
+		lua_rawseti(L, -2, i + 1);
+	}
+	lua_setfield(L, -2, key);
+}
+
+/*
+** Write OPT's output FILE.c and FILE.h from the N kernels' parts C and H,
+** and the depfile if asked, atomically: all of them or none. LIBM: some
+** kernel needs bc_math.h. Exits 1 on any error.
+*/
+static void
+write_files(lua_State *L, const struct options *opt, const struct strbuf *c,
+            const struct strbuf *h, int n, int libm)
+{
+	struct strbuf ctext = {0}, htext = {0}, hpath = {0}, guard = {0}, dep = {0};
+	const char *base = strrchr(opt->output, '/'), *spec = NULL;
+	const char *const *read;
+	struct output out = {0};
+	int nread;
+
+	base = base ? base + 1 : opt->output;
+	if (opt->spec)
+		spec = strrchr(opt->spec, '/') ? strrchr(opt->spec, '/') + 1 : opt->spec;
+	sb_printf(&hpath, "%.*s.h", (int)strlen(opt->output) - 2, opt->output);
+	if (base[0] >= '0' && base[0] <= '9')
+		sb_add(&guard, "H_");
+	for (const char *p = base; p[2]; p++)
+		sb_printf(&guard, "%c", (*p >= 'a' && *p <= 'z') ? *p - 'a' + 'A'
+		          : ((*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9')) ? *p : '_');
+	sb_add(&guard, "_H");
+	for (int pass = 0; pass < 2; pass++) {
+		lua_createtable(L, 0, 7);
+		lua_pushstring(L, base);
+		lua_setfield(L, -2, "file");
+		lua_pushfstring(L, "%s", hpath.s + (base - opt->output));
+		lua_setfield(L, -2, "header");
+		lua_pushstring(L, guard.s);
+		lua_setfield(L, -2, "guard");
+		lua_pushboolean(L, libm);
+		lua_setfield(L, -2, "libm");
+		if (spec) {
+			lua_pushstring(L, spec);
+			lua_setfield(L, -2, "spec");
+		}
+		set_parts(L, "kernels", pass == 0 ? c : h, n);
+		if (lhost_render(L, pass == 0 ? "file.c.lt" : "file.h.lt", pass == 0 ? &ctext : &htext) != 0)
+			exit(EXIT_INPUT);
+	}
+	nread = lhost_files_read(&read);	/* all rendering done */
+	if (output_add(&out, opt->output, &ctext) != 0 || output_add(&out, hpath.s, &htext) != 0)
+		goto fail;
+	if (opt->depfile) {
+		if (opt->dep_target) {
+			make_path(&dep, opt->dep_target);
+		} else {
+			make_path(&dep, opt->output);
+			sb_add(&dep, " ");
+			make_path(&dep, hpath.s);
+		}
+		sb_add(&dep, ":");
+		for (int i = -1; i < nread; i++) {
+			const char *p = i < 0 ? opt->spec : read[i];
+
+			if (p) {
+				sb_add(&dep, " ");
+				make_path(&dep, p);
+			}
+		}
+		sb_add(&dep, "\n");
+		for (int i = -1; i < nread; i++) {
+			const char *p = i < 0 ? opt->spec : read[i];
+
+			if (p) {
+				sb_add(&dep, "\n");
+				make_path(&dep, p);
+				sb_add(&dep, ":\n");
+			}
+		}
+		if (output_add(&out, opt->depfile, &dep) != 0)
+			goto fail;
+	}
+	if (output_commit(&out) != 0)
+		goto fail;
+	sb_free(&ctext);
+	sb_free(&htext);
 	sb_free(&hpath);
-	return r;
+	sb_free(&guard);
+	sb_free(&dep);
+	return;
+fail:
+	output_abort(&out);
+	exit(EXIT_INPUT);
+}
+
+/*
+** Generate every kernel of the spec file OPT->spec into OPT->output.
+** Errors name the spec and the line of the kernel.
+*/
+static void
+run_spec(lua_State *L, const struct options *opt)
+{
+	struct spec spec;
+	struct strbuf *c, *h, where = {0};
+	int libm = 0;
+
+	spec_read(opt->spec, &spec);
+	c = xmalloc((size_t)spec.n * sizeof *c);
+	h = xmalloc((size_t)spec.n * sizeof *h);
+	memset(c, 0, (size_t)spec.n * sizeof *c);
+	memset(h, 0, (size_t)spec.n * sizeof *h);
+	for (int i = 0; i < spec.n; i++) {
+		struct spec_kernel *sk = &spec.kernel[i];
+		struct options *kopt = xmalloc(sizeof *kopt);
+		struct bcast *b = xmalloc(sizeof *b);
+		struct strbuf err = {0}, origin = {0};
+
+		sb_free(&where);
+		sb_printf(&where, "%s:%d", opt->spec, sk->line);
+		progname = where.s;	/* errors now name the kernel's line */
+		in_spec = 1;
+		parse_args(sk->argc, sk->argv, kopt);
+		kopt->output = opt->output;
+		resolve(kopt, b, &err);
+		if (err.s)
+			die("kernel '%s': %s", sk->name, err.s);
+		sb_printf(&origin, "kernel '%s' of %s, line %d", sk->name,
+		          strrchr(opt->spec, '/') ? strrchr(opt->spec, '/') + 1 : opt->spec, sk->line);
+		render_kernel(L, kopt, b, origin.s, &c[i], &h[i], &libm);
+		sb_free(&origin);
+		free(b);
+	}
+	progname = "bcastgen";
+	in_spec = 0;
+	write_files(L, opt, c, h, spec.n, libm);
 }
 
 int
@@ -521,13 +757,10 @@ main(int argc, char **argv)
 {
 	static struct options opt;
 	static struct bcast b;
-	static struct plan plan;
-	static struct kernel k;
 	struct strbuf out = {0}, err = {0};
 	lua_State *L = NULL;
-	int nops;
 
-	/* Read the kernel description: operands and options. */
+	/* Read the kernel description: operands and options, or a spec. */
 	parse_args(argc, argv, &opt);
 	if (opt.tmpldir || opt.dump_lua || opt.explain || opt.output)
 		L = lhost_open(opt.tmpldir);
@@ -536,16 +769,14 @@ main(int argc, char **argv)
 			exit(EXIT_INPUT);
 		finish(out.s, EXIT_OK);
 	}
+	if (opt.spec) {
+		run_spec(L, &opt);
+		lhost_close(L);
+		finish(NULL, EXIT_OK);
+	}
 
-	/* Resolve the broadcasting; copy stretches its operand to --out-shape. */
-	nops = opt.nops;
-	if (opt.op->kind == OP_COPY && opt.has_out_shape && !opt.axis_mode)
-		opt.ops[nops++] = opt.out_shape;
-	bcast_resolve(&b, opt.ops, nops, opt.axis_mode, opt.axis);
-	if (b.err)
-		bcast_format_error(&err, &b);
-	else
-		check_result(&opt, &b, &err);
+	/* Resolve the broadcasting, explaining it if asked. */
+	resolve(&opt, &b, &err);
 	if (opt.explain) {
 		model_push_bcast(L, &b, opt.inplace);
 		if (lhost_render(L, "explain.txt.lt", &out) != 0)
@@ -560,16 +791,11 @@ main(int argc, char **argv)
 
 	/* Plan the kernel, render it and write it. */
 	if (opt.output) {
-		describe_kernel(&k, &opt, &b, &plan);
-		if (plan_build(&plan, &b, opt.nops, opt.strategy, opt.unroll_limit, &err) != 0)
-			die("%s", err.s);
-		if (plan.strategy == PLAN_LOOPS)
-			k.ntemps = expr_hoist(k.expr, plan.hoist, plan.nloops, &k.temps);
-		sb_printf(&opt.command, " --name %s%s", k.name, opt.operands.s);
-		k.command = opt.command.s;
-		if (write_kernel(L, &k, opt.output) != 0)
-			exit(EXIT_INPUT);
-		plan_free(&plan);
+		struct strbuf c = {0}, h = {0};
+		int libm = 0;
+
+		render_kernel(L, &opt, &b, NULL, &c, &h, &libm);
+		write_files(L, &opt, &c, &h, 1, libm);
 	}
 
 	/* Print what was asked for. */

@@ -100,7 +100,7 @@ operand_parse(const char *arg, struct operand *op, struct strbuf *err)
 	size_t n;
 
 	if (!eq) {
-		sb_printf(err, "expected NAME=SHAPE, got '%s'", arg);
+		sb_printf(err, "expected NAME=SHAPE (or a spec file NAME.lua), got '%s'", arg);
 		return -1;
 	}
 	if (colon > eq)

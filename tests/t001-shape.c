@@ -53,7 +53,7 @@ main(void)
 	ok1(parse("x=007", &op, &msg) == 0 && op.shape.dim[0] == 7);
 	ok1(parse("x=9223372036854775807", &op, &msg) == 0);
 
-	ok1(fails_with("x", "expected NAME=SHAPE, got 'x'"));
+	ok1(fails_with("x", "expected NAME=SHAPE (or a spec file NAME.lua), got 'x'"));
 	ok1(fails_with("=3", "operand name '' is not a C identifier"));
 	ok1(fails_with("1x=3", "operand name '1x' is not a C identifier"));
 	ok1(fails_with("x-y=3", "operand name 'x-y' is not a C identifier"));

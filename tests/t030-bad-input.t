@@ -34,7 +34,7 @@ done <<EOF_CASES
 1|x=2.5|bcastgen: error: bad size '2.5' in shape '2.5' of operand 'x': sizes are non-negative integers
 1|x=2,,3|bcastgen: error: empty size in shape '2,,3' of operand 'x'
 1|x=3,|bcastgen: error: empty size in shape '3,' of operand 'x'
-1|x|bcastgen: error: expected NAME=SHAPE, got 'x'
+1|x|bcastgen: error: expected NAME=SHAPE (or a spec file NAME.lua), got 'x'
 1|2x=3|bcastgen: error: operand name '2x' is not a C identifier
 1|x=3 x=3|bcastgen: error: operand 'x' is given twice
 1|x=99999999999999999999|bcastgen: error: size '99999999999999999999' in shape of operand 'x' is too large (the limit is 9223372036854775807)

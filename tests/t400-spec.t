@@ -1,0 +1,128 @@
+#!/bin/sh
+# t400-spec: spec files as a build step: every kernel of a spec in one
+# .c/.h pair, in spec order; errors with the spec's line; the sandbox;
+# the depfile; the same bytes whatever the directory or the path the spec
+# is named by; nothing written on an error; unchanged files left alone.
+. "$(dirname "$0")/lib.sh"
+
+n=0 status=0
+check() {
+	n=$((n + 1))
+	if [ "$1" = 0 ]; then echo "ok $n - $2"; else echo "not ok $n - $2"; status=1; fi
+}
+
+cat >kernels.lua <<'EOF'
+-- the kernels of a small network
+kernel "bias_add"  { op = "add", "x=8,64,56,56", "b=64,1,1" }
+kernel "relu_bias" { expr = "max(x*w + b, 0)", dtype = "f32", "x=8,64,56,56", "w=64,1,1", "b=64,1,1" }
+kernel "scale_y"   { op = "mul", axis = 1, "x=2,3,4,5", "y=3" }
+local shape = "4,5"
+kernel "mask"      { op = "gt", out_dtype = "u8", "a=" .. shape, "b=5", strategy = "loops" }
+EOF
+
+mkdir -p out
+"$GEN" kernels.lua -o out/net.c -M out/net.d 2>err
+check $? "a spec of four kernels generates"
+[ "$(grep -o '^void [a-z_]*' out/net.c | tr '\n' ' ')" = "void bias_add void relu_bias void scale_y void mask " ]
+check $? "the kernels appear in spec order"
+[ "$(grep -c '^void .*);$' out/net.h)" = 4 ] && grep -q '^#define RELU_BIAS_SHAPE {8, 64, 56, 56}$' out/net.h
+check $? "the header has the four prototypes and their shape macros"
+gcc -std=c99 -Wall -Wextra -Wpedantic -Wconversion -Werror -I"$TESTS/../runtime" -c out/net.c -o net.o
+check $? "the spec's kernels compile with -Werror"
+grep -q "(kernel 'relu_bias' of kernels.lua, line 3)" out/net.c
+check $? "each banner names its kernel's spec and line"
+
+printf 'out/net.c out/net.h: kernels.lua\n\nkernels.lua:\n' >want.d
+cmp -s want.d out/net.d
+check $? "the depfile lists the spec, with a phony rule for it"
+"$GEN" kernels.lua -o out/net.c -M out/net.d -MT out/net.stamp
+printf 'out/net.stamp: kernels.lua\n\nkernels.lua:\n' >want.d
+cmp -s want.d out/net.d
+check $? "-MT sets the depfile's target"
+mkdir tmpl
+cp "$TESTS"/../templates/* tmpl/
+"$GEN" kernels.lua -o out/net.c -M out/net.d --templates tmpl
+head -n 1 out/net.d | tr ' ' '\n' | sort >got
+printf '%s\n' kernels.lua out/net.c out/net.h: tmpl/file.c.lt tmpl/file.h.lt \
+	tmpl/kernel.c.lt tmpl/kernel.h.lt tmpl/lib.lua | sort >want
+cmp -s want got && grep -q '^tmpl/lib.lua:$' out/net.d
+check $? "the depfile lists the templates read from --templates"
+
+# The same bytes from elsewhere, the spec named by another path.
+mkdir -p elsewhere/deep
+cp kernels.lua elsewhere/
+(cd elsewhere/deep && "$GEN" ../kernels.lua -o "$SCRATCH/elsewhere/net.c")
+cmp -s out/net.c elsewhere/net.c && cmp -s out/net.h elsewhere/net.h
+check $? "the same bytes from another directory and spec path"
+grep -q "$SCRATCH" out/net.c out/net.h elsewhere/net.c elsewhere/net.h
+[ $? = 1 ]; check $? "no absolute path in the output"
+
+# Unchanged outputs are not rewritten.
+touch -d '2001-01-01 00:00' out/net.c out/net.h
+"$GEN" kernels.lua -o out/net.c
+[ -z "$(find out -newermt '2001-01-02' -name 'net.[ch]')" ]
+check $? "unchanged outputs keep their mtime"
+
+# An error in the last kernel writes nothing and leaves old outputs alone.
+cp out/net.c net.c.before
+cp out/net.h net.h.before
+cp kernels.lua broken.lua
+echo 'kernel "last" { op = "add", "x=3", "y=4" }' >>broken.lua
+"$GEN" broken.lua -o out/net.c -M out/broken.d 2>err
+rc=$?
+[ $rc = 1 ] && cmp -s out/net.c net.c.before && cmp -s out/net.h net.h.before \
+	&& [ ! -e out/broken.d ] && [ -z "$(ls -A out | grep -v '^net\.[chd]$')" ]
+check $? "an invalid last kernel: exit 1, nothing written, old outputs untouched"
+grep -q '^broken.lua:7: error: kernel .last.: operands could not be broadcast' err
+check $? "its error names the spec and the line"
+
+# Errors, each: exit status | spec | the first line of stderr.
+while IFS='|' read -r want_rc spec want; do
+	printf '%b\n' "$spec" >bad.lua
+	"$GEN" bad.lua -o out/bad.c 2>err
+	rc=$?
+	got=$(head -n 1 err)
+	if [ "$rc" = "$want_rc" ] && [ "$got" = "$want" ] && [ ! -e out/bad.c ]; then
+		check 0 "$want"
+	else
+		check 1 "$want"
+		echo "#   got (exit $rc): $got"
+	fi
+done <<'EOF_CASES'
+1|kernel "a" { op = "add", "x=3" }\nkernel "a" { op = "mul", "x=3" }|bad.lua:2: error: kernel 'a' is declared twice (first on line 1)
+1|kernel "a" { opp = "add", "x=3" }|bad.lua:1: error: kernel 'a' has an unknown field 'opp' (there are op expr dtype out_dtype axis inplace out_shape strategy unroll_limit, and the operands)
+1|kernel "a" { op = {}, "x=3" }|bad.lua:1: error: field 'op' of kernel 'a' must be a string or an integer
+1|kernel "a" { inplace = 1, "x=3" }|bad.lua:1: error: field 'inplace' of kernel 'a' must be true or false
+1|kernel "a" { "x=3", 5 }|bad.lua:1: error: operand 2 of kernel 'a' is not a string like "x=2,3"
+1|kernel "a" { op = "add", "x=3", [7] = "y=3" }|bad.lua:1: error: kernel 'a' has a field that is not a name (operands are the strings in order: "x=2,3", "y=3")
+1|\n\nkernel "a" { expr = "x + z", "x=3" }|bad.lua:3: error: expr:1:5: unknown operand 'z'
+1|kernel "a" { op = "frob", "x=3" }|bad.lua:1: error: unknown op 'frob' (see bcastgen --help)
+1|kernel "a" { op = "add" }|bad.lua:1: error: no operands: give at least one NAME=SHAPE
+1|kernel "a" { op = "add", expr = "x", "x=3" }|bad.lua:1: error: give --op or --expr, not both
+1|kernel "2a" { "x=3" }|bad.lua:1: error: kernel name '2a' is not a C identifier
+1|kernel(3) {}|bad.lua:1: error: kernel needs a name: kernel "bias_add" { ... }
+1|kernel "a" { op = "add", "x=3" |bad.lua:2: error: '}' expected (to close '{' at line 1) near <eof>
+1|-- nothing|bad.lua: error: the spec declares no kernel: kernel "name" { op = "add", "x=2,3", "y=3" }
+1|error({})|bad.lua: error: (error object is a table value)
+1|os.execute("touch pwned")|bad.lua:1: error: attempt to index a nil value (global 'os')
+1|io.open("/etc/passwd")|bad.lua:1: error: attempt to index a nil value (global 'io')
+1|require "os"|bad.lua:1: error: attempt to call a nil value (global 'require')
+1|dofile "/etc/passwd"|bad.lua:1: error: attempt to call a nil value (global 'dofile')
+1|load(string.dump(function() end))()|bad.lua:1: error: attempt to call a nil value (global 'load')
+1|while true do end|bad.lua: error: the spec runs too long (more than 100 million instructions)
+1|local t = {} for i = 1, 1e9 do t[i] = string.rep("x", 4096) end|bad.lua: error: not enough memory
+EOF_CASES
+[ ! -e pwned ]; check $? "the sandbox ran no command"
+
+"$GEN" kernels.lua 2>err
+[ $? = 2 ] && grep -q 'a spec file needs -o FILE.c' err
+check $? "a spec without -o is a usage error"
+"$GEN" kernels.lua --op add -o out/x.c 2>err
+[ $? = 2 ] && grep -q 'operands and kernel options go in the spec' err
+check $? "kernel options beside a spec are a usage error"
+"$GEN" missing.lua -o out/x.c 2>err
+[ $? = 1 ] && grep -q "cannot open spec file 'missing.lua': No such file" err
+check $? "a missing spec file is an input error"
+
+echo "1..$n"
+exit $status
