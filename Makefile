@@ -11,14 +11,14 @@ LUA_CFLAGS = $(shell pkg-config --cflags lua5.4)
 LUA_LIBS = $(shell pkg-config --libs lua5.4)
 PROVE_FLAGS =
 # Debian packages that the build, the tests and the demo need.
-DEPS = gcc g++ clang make pkg-config liblua5.4-dev perl python3-numpy
+DEPS = gcc g++ clang make cmake pkg-config liblua5.4-dev perl python3-numpy
 -include config.mak
 
 WARN = -Wall -Wextra -Wpedantic -Wshadow -Wmissing-prototypes -Wstrict-prototypes
 ALL_CFLAGS = -std=c99 $(WARN) -Igen -I$(O) $(LUA_CFLAGS) $(CFLAGS)
 
 GEN_SRCS = gen/main.c gen/util.c gen/shape.c gen/bcast.c gen/ops.c gen/expr.c \
-	gen/plan.c gen/lhost.c gen/model.c gen/output.c
+	gen/plan.c gen/lhost.c gen/model.c gen/output.c gen/spec.c
 CORE_OBJS = $(O)/obj/gen/util.o $(O)/obj/gen/shape.o $(O)/obj/gen/bcast.o \
 	$(O)/obj/gen/ops.o $(O)/obj/gen/expr.o $(O)/obj/gen/plan.o
 GEN_OBJS = $(GEN_SRCS:%.c=$(O)/obj/%.o) $(O)/obj/embedded.o
@@ -99,11 +99,25 @@ test: $(O)/bcastgen $(UNIT_TESTS)
 regen: $(O)/bcastgen
 	GEN=$(O)/bcastgen sh tests/regen.sh
 
+# What make install puts under PREFIX, and where from.
+INSTALLED = bin/bcastgen include/bcastgen/bc.h include/bcastgen/bc_math.h \
+	include/bcastgen/bc_ref.h share/man/man1/bcastgen.1 \
+	share/bcastgen/bcastgen.mk lib/cmake/bcastgen/bcastgen-config.cmake
+
 install: $(O)/bcastgen
 	install -D -m 755 $(O)/bcastgen $(DESTDIR)$(PREFIX)/bin/bcastgen
+	for f in bc.h bc_math.h bc_ref.h; do \
+		install -D -m 644 runtime/$$f $(DESTDIR)$(PREFIX)/include/bcastgen/$$f || exit 1; \
+	done
+	install -D -m 644 dist/bcastgen.1 $(DESTDIR)$(PREFIX)/share/man/man1/bcastgen.1
+	install -D -m 644 dist/bcastgen.mk $(DESTDIR)$(PREFIX)/share/bcastgen/bcastgen.mk
+	install -D -m 644 dist/bcastgen-config.cmake \
+		$(DESTDIR)$(PREFIX)/lib/cmake/bcastgen/bcastgen-config.cmake
 
 uninstall:
-	rm -f $(DESTDIR)$(PREFIX)/bin/bcastgen
+	for f in $(INSTALLED); do rm -f $(DESTDIR)$(PREFIX)/$$f; done
+	-rmdir $(DESTDIR)$(PREFIX)/include/bcastgen $(DESTDIR)$(PREFIX)/share/bcastgen \
+		$(DESTDIR)$(PREFIX)/lib/cmake/bcastgen 2>/dev/null
 
 clean:
 	rm -rf $(O)

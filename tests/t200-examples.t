@@ -1,12 +1,14 @@
 #!/bin/sh
 # t200-examples: build and run every examples/NAME: generate its kernel
 # from examples/NAME/args, compile it with main.c (-Werror), run it, and
-# compare the output with examples/NAME/expected.
+# compare the output with examples/NAME/expected. (The projects that
+# generate their kernels in their own build are t410's.)
 . "$(dirname "$0")/lib.sh"
 
 top="$TESTS/.."
 n=0 status=0
 for dir in "$top"/examples/*/; do
+	[ -f "$dir/args" ] || continue	# the build projects: t410
 	name=$(basename "$dir")
 	n=$((n + 1))
 	mkdir "$name"
