@@ -14,6 +14,7 @@
 ** operator computes as the --op of the same name (ops.c).
 */
 #include <ctype.h>
+#include <stdarg.h>
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -76,10 +77,13 @@ static int parse_ternary(struct parser *p);
 
 /* Record an error at offset POS of the text; return -1. */
 static int
-fail(struct parser *p, int pos, const char *fmt, const char *arg)
+fail(struct parser *p, int pos, const char *fmt, ...)
 {
-	if (!p->err->s)
-		sb_printf(p->err, fmt, arg);
+	va_list ap;
+
+	va_start(ap, fmt);
+	sb_vprintf(p->err, fmt, ap);
+	va_end(ap);
 	p->e->err_pos = pos;
 	return -1;
 }
@@ -91,12 +95,9 @@ new_node(struct parser *p, enum expr_kind kind, int start)
 	struct expr *e = p->e;
 	struct expr_node *n;
 
-	if (e->n == EXPR_MAX_NODES) {
-		char max[16];
-
-		sprintf(max, "%d", EXPR_MAX_NODES);
-		return fail(p, start, "the expression is too long: more than %s nodes", max);
-	}
+	if (e->n == EXPR_MAX_NODES)
+		return fail(p, start, "the expression is too long: more than %d nodes",
+		            EXPR_MAX_NODES);
 	if (e->n % 64 == 0)
 		e->node = xrealloc(e->node, (size_t)(e->n + 64) * sizeof *e->node);
 	n = &e->node[e->n];
@@ -172,7 +173,7 @@ parse_number(struct parser *p)
 		while (isxdigit((unsigned char)s[p->pos]))
 			p->pos++;
 		if (p->pos == start + 2)
-			return fail(p, start, "bad number: '0x' needs hex digits%s", "");
+			return fail(p, start, "bad number: '0x' needs hex digits");
 	} else {
 		while (isdigit((unsigned char)s[p->pos]))
 			p->pos++;
@@ -229,13 +230,13 @@ parse_args(struct parser *p, int *args, int *nargs)
 		return 0;
 	do {
 		if (*nargs == BC_MAX_ARGS)
-			return fail(p, p->pos, "more than %s arguments in one call", "32");
+			return fail(p, p->pos, "more than %d arguments in one call", BC_MAX_ARGS);
 		if ((args[(*nargs)++] = parse_ternary(p)) < 0)
 			return -1;
 	} while (accept(p, ","));
 	skip_space(p);
 	if (!accept(p, ")"))
-		return fail(p, p->pos, "expected ',' or ')' in the arguments%s", "");
+		return fail(p, p->pos, "expected ',' or ')' in the arguments");
 	return 0;
 }
 
@@ -246,7 +247,6 @@ parse_call(struct parser *p, const char *name, int start)
 	const struct dtype *cast = dtype_find(name);
 	const struct func *f = funcs;
 	int args[BC_MAX_ARGS], nargs, i;
-	char msg[160];
 
 	while (f->name && strcmp(f->name, name) != 0)
 		f++;
@@ -259,12 +259,10 @@ parse_call(struct parser *p, const char *name, int start)
 		return fail(p, start, "the cast %s(...) takes one argument", name);
 	if (f->name && (nargs < f->min_args || nargs > f->max_args)) {
 		if (f->min_args == f->max_args)
-			snprintf(msg, sizeof msg, "%s takes %d argument%s, got %d", name,
-			         f->min_args, f->min_args == 1 ? "" : "s", nargs);
-		else
-			snprintf(msg, sizeof msg, "%s takes at least %d arguments, got %d",
-			         name, f->min_args, nargs);
-		return fail(p, start, "%s", msg);
+			return fail(p, start, "%s takes %d argument%s, got %d", name,
+			            f->min_args, f->min_args == 1 ? "" : "s", nargs);
+		return fail(p, start, "%s takes at least %d arguments, got %d",
+		            name, f->min_args, nargs);
 	}
 	if (cast) {
 		if ((i = new_node(p, EXPR_CAST, start)) < 0)
@@ -293,14 +291,13 @@ parse_primary(struct parser *p)
 		if ((i = parse_ternary(p)) < 0)
 			return -1;
 		if (!accept(p, ")"))
-			return fail(p, p->pos, "expected ')'%s", "");
+			return fail(p, p->pos, "expected ')'");
 		return i;
 	}
 	if (!(isalpha((unsigned char)s[start]) || s[start] == '_')) {
 		if (s[start] == '\0')
-			return fail(p, start, "expected an operand, a number or '(' at the end%s", "");
-		snprintf(name, sizeof name, "%c", s[start]);
-		return fail(p, start, "expected an operand, a number or '(', not '%s'", name);
+			return fail(p, start, "expected an operand, a number or '(' at the end");
+		return fail(p, start, "expected an operand, a number or '(', not '%c'", s[start]);
 	}
 	while (isalnum((unsigned char)s[p->pos]) || s[p->pos] == '_')
 		p->pos++;
@@ -330,7 +327,8 @@ parse_unary(struct parser *p)
 	skip_space(p);
 	start = p->pos;
 	if (++p->depth > EXPR_MAX_DEPTH)
-		return fail(p, start, "the expression nests too deeply: more than %s levels", "64");
+		return fail(p, start, "the expression nests too deeply: more than %d levels",
+		            EXPR_MAX_DEPTH);
 	for (int k = 0; unops[k].token; k++)
 		if (accept(p, unops[k].token)) {
 			if ((i = parse_unary(p)) < 0)
@@ -397,7 +395,7 @@ parse_ternary(struct parser *p)
 	if ((args[1] = parse_ternary(p)) < 0)
 		return -1;
 	if (!accept(p, ":"))
-		return fail(p, p->pos, "expected ':' of '?'%s", "");
+		return fail(p, p->pos, "expected ':' of '?'");
 	if ((args[2] = parse_ternary(p)) < 0)
 		return -1;
 	return new_op(p, "where", args, 3, p->e->node[args[0]].start, at);
@@ -420,11 +418,8 @@ expr_parse(struct expr *e, const char *src, const char *const *names, int nnames
 	if ((e->root = parse_ternary(&p)) < 0)
 		return -1;
 	skip_space(&p);
-	if (src[p.pos] != '\0') {
-		char c[2] = {src[p.pos], '\0'};
-
-		return fail(&p, p.pos, "unexpected '%s' after the expression", c);
-	}
+	if (src[p.pos] != '\0')
+		return fail(&p, p.pos, "unexpected '%c' after the expression", src[p.pos]);
 	for (int k = 0; k < nnames; k++) {
 		int used = 0;
 
@@ -478,13 +473,13 @@ token_at(struct strbuf *sb, const struct expr *e, int pos)
 	sb_addn(sb, s, (size_t)n);
 }
 
-/* Record a type error about node I; return -1. */
+/* Record a type error about node I, the message after its text; return -1. */
 static int
-type_error(struct expr *e, int i, struct strbuf *err, const char *fmt,
-           const char *a, const char *b)
+type_error(struct expr *e, int i, struct strbuf *err, const char *fmt, ...)
 {
 	struct strbuf what = {0};
 	const struct expr_node *n = &e->node[i];
+	va_list ap;
 
 	if (e->src && n->kind == EXPR_OP)
 		token_at(&what, e, n->at);
@@ -493,7 +488,9 @@ type_error(struct expr *e, int i, struct strbuf *err, const char *fmt,
 	else
 		sb_addn(&what, e->src + n->start, (size_t)(n->end - n->start));
 	sb_printf(err, "'%s' ", what.s);
-	sb_printf(err, fmt, a, b);
+	va_start(ap, fmt);
+	sb_vprintf(err, fmt, ap);
+	va_end(ap);
 	e->err_pos = n->kind == EXPR_OP ? n->at : n->start;
 	sb_free(&what);
 	return -1;
@@ -506,13 +503,13 @@ literal_fits(struct expr *e, int i, const struct dtype *to, struct strbuf *err)
 	struct expr_node *n = &e->node[i];
 
 	if (n->is_float && !to->is_float)
-		return type_error(e, i, err, "is a float, but the operands here are %s%s",
-		                  to->name, "");
+		return type_error(e, i, err, "is a float, but the operands here are %s",
+		                  to->name);
 	if (to->is_float) {
 		if (!n->is_float)
 			n->value = n->negative ? -(double)n->magnitude : (double)n->magnitude;
 		if (to->bits == 32 && isinf((float)n->value))
-			return type_error(e, i, err, "does not fit %s%s", to->name, "");
+			return type_error(e, i, err, "does not fit %s", to->name);
 	} else {
 		uint64_t max = to->bits == 64 ? UINT64_MAX : ((uint64_t)1 << to->bits) - 1;
 		char range[64];
@@ -559,10 +556,10 @@ check_op_types(struct expr *e, int i, struct strbuf *err)
 	const struct expr_node *n = &e->node[i];
 
 	if (n->op->types == OP_INT_TYPES && n->calc->is_float)
-		return type_error(e, i, err, "needs integer operands, not %s%s", n->calc->name, "");
+		return type_error(e, i, err, "needs integer operands, not %s", n->calc->name);
 	if (n->op->types == OP_FLOAT_TYPES && !n->calc->is_float)
 		return type_error(e, i, err, "needs float operands, not %s: cast with "
-		                  "f32(...) or f64(...)%s", n->calc->name, "");
+		                  "f32(...) or f64(...)", n->calc->name);
 	return 0;
 }
 
@@ -591,7 +588,7 @@ unify(struct expr *e, int i, int first, const struct dtype **u, struct strbuf *e
 	}
 	if (!*u && bools && n->op->kind == OP_ARITH)
 		return type_error(e, i, err, "on comparison results alone: cast one, as in "
-		                  "%s(a < b)", "i32", "");
+		                  "i32(a < b)");
 	if (!*u)
 		*u = bools;
 	for (int k = first; *u && k < n->nargs; k++)

@@ -107,6 +107,8 @@ static const char usage_text[] =
 "file that cannot be written), and then no file is written or changed; 2\n"
 "bad usage (an unknown option, a missing argument).\n";
 
+#define UNROLL_NODES 65536	/* elements unrolled times expression nodes */
+
 static int in_spec;	/* reading a kernel of a spec file: progname is its place */
 
 /* Print a usage error and exit with status 2 (1 in a spec file). */
@@ -576,8 +578,20 @@ render_kernel(lua_State *L, struct options *opt, const struct bcast *b,
 	struct plan plan;
 	struct strbuf err = {0};
 
+	uint64_t limit = opt->unroll_limit;
+	struct shape result;
+
+	bcast_result_shape(b, &result);
 	describe_kernel(&k, opt, b, &plan);
-	if (plan_build(&plan, b, opt->nops, opt->strategy, opt->unroll_limit, &err) != 0)
+	/* unrolled code grows with the expression too: bound the product */
+	if (limit * (uint64_t)k.expr->n > UNROLL_NODES) {
+		limit = UNROLL_NODES / (uint64_t)k.expr->n;
+		if (opt->strategy == PLAN_UNROLL && shape_count(&result) > limit)
+			die("cannot unroll %llu elements of an expression of %d nodes: at most "
+			    "%d nodes are unrolled in all (use --strategy loops)",
+			    (unsigned long long)shape_count(&result), k.expr->n, UNROLL_NODES);
+	}
+	if (plan_build(&plan, b, opt->nops, opt->strategy, limit, &err) != 0)
 		die("%s", err.s);
 	if (plan.strategy == PLAN_LOOPS)
 		k.ntemps = expr_hoist(k.expr, plan.hoist, plan.nloops, &k.temps);

@@ -14,6 +14,7 @@
 ** on the instructions run, so a hostile or buggy spec cannot hang or
 ** exhaust the build.
 */
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -88,11 +89,14 @@ step_hook(lua_State *L, lua_Debug *ar)
 
 /* Raise "CHUNK:LINE: MSG" for the kernel declared at LINE. */
 static int
-kernel_error(lua_State *L, const struct reader *r, int line, const char *fmt,
-             const char *a, const char *b)
+kernel_error(lua_State *L, const struct reader *r, int line, const char *fmt, ...)
 {
+	va_list ap;
+
 	lua_pushfstring(L, "%s:%d: ", r->chunk, line);
-	lua_pushfstring(L, fmt, a, b);
+	va_start(ap, fmt);
+	lua_pushvfstring(L, fmt, ap);
+	va_end(ap);
 	lua_concat(L, 2);
 	return lua_error(L);
 }
@@ -174,8 +178,8 @@ l_kernel_body(lua_State *L)
 		}
 		if (lua_type(L, -2) != LUA_TSTRING)
 			kernel_error(L, r, k->line, "kernel '%s' has a field that is not a name "
-			             "(operands are the strings in order: \"x=2,3\", \"y=3\")%s",
-			             k->name, "");
+			             "(operands are the strings in order: \"x=2,3\", \"y=3\")",
+			             k->name);
 		add_field(L, r, k, lua_tostring(L, -2));
 		lua_pop(L, 1);
 	}
@@ -183,8 +187,8 @@ l_kernel_body(lua_State *L)
 	for (lua_Integer i = 1; i <= n; i++) {
 		lua_rawgeti(L, 1, i);
 		if (lua_type(L, -1) != LUA_TSTRING)
-			kernel_error(L, r, k->line, "operand %s of kernel '%s' is not a string "
-			             "like \"x=2,3\"", lua_pushfstring(L, "%d", (int)i), k->name);
+			kernel_error(L, r, k->line, "operand %d of kernel '%s' is not a string "
+			             "like \"x=2,3\"", (int)i, k->name);
 		add_word(k, lua_tostring(L, -1));
 		lua_pop(L, 1);
 	}
@@ -203,13 +207,11 @@ l_kernel(lua_State *L)
 	if (lua_getstack(L, 1, &ar) && lua_getinfo(L, "l", &ar))
 		line = ar.currentline;
 	if (lua_type(L, 1) != LUA_TSTRING)
-		kernel_error(L, r, line, "kernel needs a name: kernel \"%s\" { ... }%s",
-		             "bias_add", "");
+		kernel_error(L, r, line, "kernel needs a name: kernel \"bias_add\" { ... }");
 	for (int i = 0; i < r->spec->n; i++)
 		if (strcmp(r->spec->kernel[i].name, lua_tostring(L, 1)) == 0)
-			kernel_error(L, r, line, "kernel '%s' is declared twice (first on line %s)",
-			             lua_tostring(L, 1),
-			             lua_pushfstring(L, "%d", r->spec->kernel[i].line));
+			kernel_error(L, r, line, "kernel '%s' is declared twice (first on line %d)",
+			             lua_tostring(L, 1), r->spec->kernel[i].line);
 	lua_settop(L, 1);
 	lua_pushinteger(L, line);
 	lua_pushcclosure(L, l_kernel_body, 2);

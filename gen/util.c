@@ -102,31 +102,38 @@ sb_add(struct strbuf *sb, const char *s)
 	sb_addn(sb, s, strlen(s));
 }
 
+/* sb_printf with a va_list. */
 void
-sb_printf(struct strbuf *sb, const char *fmt, ...)
+sb_vprintf(struct strbuf *sb, const char *fmt, va_list ap)
 {
-	va_list ap;
+	va_list again;
 	char small[256];
 	int n;
 
-	va_start(ap, fmt);
+	va_copy(again, ap);
 	n = vsnprintf(small, sizeof small, fmt, ap);
-	va_end(ap);
 	if (n < 0)
 		die("bad format '%s'", fmt);
 	if ((size_t)n < sizeof small) {
 		sb_addn(sb, small, (size_t)n);
-		return;
-	}
-	{
+	} else {
 		char *big = xmalloc((size_t)n + 1);
 
-		va_start(ap, fmt);
-		vsnprintf(big, (size_t)n + 1, fmt, ap);
-		va_end(ap);
+		vsnprintf(big, (size_t)n + 1, fmt, again);
 		sb_addn(sb, big, (size_t)n);
 		free(big);
 	}
+	va_end(again);
+}
+
+void
+sb_printf(struct strbuf *sb, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	sb_vprintf(sb, fmt, ap);
+	va_end(ap);
 }
 
 void

@@ -4,6 +4,7 @@
 #ifndef UTIL_H
 #define UTIL_H
 
+#include <stdarg.h>
 #include <stddef.h>
 
 /* Exit statuses, documented in --help. */
@@ -36,6 +37,7 @@ struct strbuf {
 void sb_addn(struct strbuf *sb, const char *s, size_t n);
 void sb_add(struct strbuf *sb, const char *s);
 void sb_printf(struct strbuf *sb, const char *fmt, ...);
+void sb_vprintf(struct strbuf *sb, const char *fmt, va_list ap);
 void sb_free(struct strbuf *sb);
 
 #endif

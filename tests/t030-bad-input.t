@@ -61,6 +61,7 @@ done <<EOF_CASES
 1|--shape --expr=x+1 x=3 y=3|bcastgen: error: operand 'y' is not used in the expression
 1|-o k.c --op sqrt --dtype i16 x=3|bcastgen: error: op 'sqrt' does not apply to dtype i16: it needs f32 or f64
 2|-o k.c --op add --expr=x x=3|bcastgen: error: give --op or --expr, not both
+1|-o k.c --strategy=unroll --unroll-limit=4096 --expr=x+x+x+x+x+x+x+x+x+x x=64,64|bcastgen: error: cannot unroll 4096 elements of an expression of 19 nodes: at most 65536 nodes are unrolled in all (use --strategy loops)
 1|-o k.c --expr=x+t0 x=3 t0=3|bcastgen: error: operand name 't0' clashes with a local of the kernel (i0, i1, ..., t0, t1, ..., and x_0, x_1, ..., x_v for each operand x)
 1|-o k.c --dtype f16 x=3|bcastgen: error: unknown dtype 'f16': expected f32 f64 i8 i16 i32 i64 u8 u16 u32 u64
 1|-o k.c x:f16=3|bcastgen: error: unknown dtype 'f16' of operand 'x': expected f32 f64 i8 i16 i32 i64 u8 u16 u32 u64
