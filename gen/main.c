@@ -606,6 +606,9 @@ render_kernel(lua_State *L, struct options *opt, const struct bcast *b,
 	*libm |= expr_needs_libm(k.expr);
 	plan_free(&plan);
 	free(k.temps);
+	free((char *)k.name);	/* describe_kernel's */
+	free((char *)k.header);
+	free((char *)k.formula);
 }
 
 /* Append PATH to SB as Make reads it: spaces, '#' and '$' escaped. */
@@ -724,6 +727,15 @@ fail:
 	exit(EXIT_INPUT);
 }
 
+/* Free what parse_args allocated in OPT. */
+static void
+free_options(struct options *opt)
+{
+	expr_free(&opt->expr);
+	sb_free(&opt->command);
+	sb_free(&opt->operands);
+}
+
 /*
 ** Generate every kernel of the spec file OPT->spec into OPT->output.
 ** Errors name the spec and the line of the kernel.
@@ -759,11 +771,21 @@ run_spec(lua_State *L, const struct options *opt)
 		          strrchr(opt->spec, '/') ? strrchr(opt->spec, '/') + 1 : opt->spec, sk->line);
 		render_kernel(L, kopt, b, origin.s, &c[i], &h[i], &libm);
 		sb_free(&origin);
+		free_options(kopt);
+		free(kopt);
 		free(b);
 	}
 	progname = "bcastgen";
 	in_spec = 0;
 	write_files(L, opt, c, h, spec.n, libm);
+	for (int i = 0; i < spec.n; i++) {
+		sb_free(&c[i]);
+		sb_free(&h[i]);
+	}
+	free(c);
+	free(h);
+	sb_free(&where);
+	spec_free(&spec);
 }
 
 int

@@ -308,3 +308,18 @@ spec_read(const char *path, struct spec *s)
 	sb_free(&src);
 	sb_free(&chunk);
 }
+
+/* Free what spec_read allocated in S. */
+void
+spec_free(struct spec *s)
+{
+	for (int i = 0; i < s->n; i++) {
+		for (int j = 0; j < s->kernel[i].argc; j++)
+			free(s->kernel[i].argv[j]);
+		free(s->kernel[i].argv);
+		free(s->kernel[i].name);
+	}
+	free(s->kernel);
+	s->kernel = NULL;
+	s->n = 0;
+}

@@ -20,5 +20,6 @@ struct spec {
 };
 
 void spec_read(const char *path, struct spec *s);
+void spec_free(struct spec *s);
 
 #endif
