@@ -292,6 +292,8 @@ parse_primary(struct parser *p)
 			return -1;
 		if (!accept(p, ")"))
 			return fail(p, p->pos, "expected ')'");
+		p->e->node[i].start = start;	/* its text keeps the parentheses */
+		p->e->node[i].end = p->pos;
 		return i;
 	}
 	if (!(isalpha((unsigned char)s[start]) || s[start] == '_')) {
@@ -506,7 +508,10 @@ literal_fits(struct expr *e, int i, const struct dtype *to, struct strbuf *err)
 		return type_error(e, i, err, "is a float, but the operands here are %s",
 		                  to->name);
 	if (to->is_float) {
-		if (!n->is_float)
+		/* an integer rounds once: to float directly, not through double */
+		if (!n->is_float && to->bits == 32)
+			n->value = (double)(n->negative ? -(float)n->magnitude : (float)n->magnitude);
+		else if (!n->is_float)
 			n->value = n->negative ? -(double)n->magnitude : (double)n->magnitude;
 		if (to->bits == 32 && isinf((float)n->value))
 			return type_error(e, i, err, "does not fit %s", to->name);

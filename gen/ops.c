@@ -46,12 +46,12 @@ static const struct op ops[] = {
 	{"log",            "log",      1, 1, OP_ARITH, OP_FLOAT_TYPES, NULL, NULL, "log", 1, "log"},
 	{"floor",          "floor",    1, 1, OP_ARITH, OP_FLOAT_TYPES, NULL, NULL, "floor", 1, "floor"},
 	{"ceil",           "ceil",     1, 1, OP_ARITH, OP_FLOAT_TYPES, NULL, NULL, "ceil", 1, "ceil"},
-	{"equal",          "eq",       2, 2, OP_BOOL, OP_ANY_TYPE, "==", NULL, NULL, 0, "=="},
-	{"not_equal",      "ne",       2, 2, OP_BOOL, OP_ANY_TYPE, "!=", NULL, NULL, 0, "!="},
-	{"less",           "lt",       2, 2, OP_BOOL, OP_ANY_TYPE, "<", NULL, NULL, 0, "<"},
-	{"less_equal",     "le",       2, 2, OP_BOOL, OP_ANY_TYPE, "<=", NULL, NULL, 0, "<="},
-	{"greater",        "gt",       2, 2, OP_BOOL, OP_ANY_TYPE, ">", NULL, NULL, 0, ">"},
-	{"greater_equal",  "ge",       2, 2, OP_BOOL, OP_ANY_TYPE, ">=", NULL, NULL, 0, ">="},
+	{"equal",          "eq",       2, 2, OP_BOOL, OP_ANY_TYPE, "==", NULL, "eq", 0, "=="},
+	{"not_equal",      "ne",       2, 2, OP_BOOL, OP_ANY_TYPE, "!=", NULL, "ne", 0, "!="},
+	{"less",           "lt",       2, 2, OP_BOOL, OP_ANY_TYPE, "<", NULL, "lt", 0, "<"},
+	{"less_equal",     "le",       2, 2, OP_BOOL, OP_ANY_TYPE, "<=", NULL, "le", 0, "<="},
+	{"greater",        "gt",       2, 2, OP_BOOL, OP_ANY_TYPE, ">", NULL, "gt", 0, ">"},
+	{"greater_equal",  "ge",       2, 2, OP_BOOL, OP_ANY_TYPE, ">=", NULL, "ge", 0, ">="},
 	{"logical_and",    "and",      2, 2, OP_BOOL, OP_ANY_TYPE, "&&", NULL, NULL, 0, "and"},
 	{"logical_or",     "or",       2, 2, OP_BOOL, OP_ANY_TYPE, "||", NULL, NULL, 0, "or"},
 	{"logical_xor",    "xor",      2, 2, OP_BOOL, OP_ANY_TYPE, "!=", NULL, NULL, 0, "xor"},
@@ -207,7 +207,7 @@ op_apply(struct ctext *r, const struct op *op, const struct dtype *t,
 		if (!t->is_float)
 			sb_add(&r->s, ")");
 		r->prec = t->is_float ? PREC_TERNARY : PREC_UNARY;
-	} else if (op->kind == OP_BOOL) {
+	} else if (op->kind == OP_BOOL && (t->is_float || !op->helper)) {
 		sb_add(&r->s, "(uint8_t)(");
 		if (nargs == 1) {
 			nest(&r->s, &args[0], PREC_ADD);
@@ -223,6 +223,11 @@ op_apply(struct ctext *r, const struct op *op, const struct dtype *t,
 		}
 		sb_add(&r->s, ")");
 		r->prec = PREC_UNARY;
+		r->is_bool = 1;
+	} else if (op->kind == OP_BOOL) {
+		/* integers through a helper: gcc warns of a comparison with a
+		 * constant that is always true or false for the type */
+		sb_printf(&r->s, "bc_%s_%s(%s, %s)", op->helper, t->name, args[0].s.s, args[1].s.s);
 		r->is_bool = 1;
 	} else if (nargs == 1 && t->is_float && op->float_infix) {
 		/* -a; -(-a), not --a */

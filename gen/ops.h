@@ -37,7 +37,7 @@ struct op {
 	enum op_types types;	/* the dtypes it applies to */
 	const char *infix;	/* comparisons and logical ops: the C operator */
 	const char *float_infix;	/* C operator exact for floats only: "+" */
-	const char *helper;	/* bc_HELPER_T otherwise: "floordiv" */
+	const char *helper;	/* bc_HELPER_T otherwise (and comparisons of integers) */
 	int float_libm;		/* the float helper is in bc_math.h */
 	const char *symbol;	/* for comments: "x + y", as NumPy writes it */
 };

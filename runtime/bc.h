@@ -239,6 +239,18 @@ static inline T bc_f2##S(double v)                                            \
 	return (T)v;                                                             \
 }
 
+/*
+ * Comparisons of integers, 0 or 1.  Kernels call these rather than write
+ * x <= 255, which gcc -Wextra flags when it is always true for the type.
+ */
+#define BC__COMPARE(S, T)                                                     \
+static inline uint8_t bc_eq_##S(T a, T b) { return (uint8_t)(a == b); }       \
+static inline uint8_t bc_ne_##S(T a, T b) { return (uint8_t)(a != b); }       \
+static inline uint8_t bc_lt_##S(T a, T b) { return (uint8_t)(a < b); }        \
+static inline uint8_t bc_le_##S(T a, T b) { return (uint8_t)(a <= b); }       \
+static inline uint8_t bc_gt_##S(T a, T b) { return (uint8_t)(a > b); }        \
+static inline uint8_t bc_ge_##S(T a, T b) { return (uint8_t)(a >= b); }
+
 BC__SIGNED(i8, int8_t, uint8_t, unsigned int, 8, INT8_MAX, -129.0, 128.0)
 BC__SIGNED(i16, int16_t, uint16_t, unsigned int, 16, INT16_MAX,
 	-32769.0, 32768.0)
@@ -253,6 +265,14 @@ BC__UNSIGNED(u8, uint8_t, unsigned int, 8, 256.0)
 BC__UNSIGNED(u16, uint16_t, unsigned int, 16, 65536.0)
 BC__UNSIGNED(u32, uint32_t, uint32_t, 32, 4294967296.0)
 BC__UNSIGNED(u64, uint64_t, uint64_t, 64, 18446744073709551616.0)
+BC__COMPARE(i8, int8_t)
+BC__COMPARE(i16, int16_t)
+BC__COMPARE(i32, int32_t)
+BC__COMPARE(i64, int64_t)
+BC__COMPARE(u8, uint8_t)
+BC__COMPARE(u16, uint16_t)
+BC__COMPARE(u32, uint32_t)
+BC__COMPARE(u64, uint64_t)
 
 /*
  * np.maximum / np.minimum for floats, bit for bit as NumPy 1.24 computes

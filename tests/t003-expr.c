@@ -217,7 +217,7 @@ main(void)
 	emits("x * 0.1", 1, "f64", "x_v * 0.1");
 	emits("x + 16777217", 1, "f32", "x_v + 16777216.0f");
 	emits("(x > y) * x", 2, "f32", "(float)(uint8_t)(x_v > y_v) * x_v");
-	emits("x > 0 ? x : 0", 1, "i16", "(int16_t)((uint8_t)(x_v > (int16_t)0) ? x_v : (int16_t)0)");
+	emits("x > 0 ? x : 0", 1, "i16", "(int16_t)(bc_gt_i16(x_v, (int16_t)0) ? x_v : (int16_t)0)");
 	emits("w ? x : y", 3, "f32", "(w_v != 0) ? x_v : y_v");
 	emits("x && !y", 2, "f32", "(uint8_t)((x_v != 0) && (uint8_t)(y_v == 0))");
 	emits("i16(x) + 1", 1, "f32", "bc_add_i16(bc_f2i16((double)x_v), (int16_t)1)");

@@ -10,7 +10,7 @@
 extern "C" {
 #endif
 
-/* expr_ints_i16: out = x>>2)+(i16(x)&0x7f)*-3, computed in i16; the result is
+/* expr_ints_i16: out = (x>>2)+(i16(x)&0x7f)*-3, computed in i16; the result is
  * (2,3), 6 elements. */
 #define EXPR_INTS_I16_RANK 2
 #define EXPR_INTS_I16_SHAPE {2, 3}
