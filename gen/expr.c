@@ -229,6 +229,7 @@ parse_args(struct parser *p, int *args, int *nargs)
 	if (accept(p, ")"))
 		return 0;
 	do {
+		skip_space(p);
 		if (*nargs == BC_MAX_ARGS)
 			return fail(p, p->pos, "more than %d arguments in one call", BC_MAX_ARGS);
 		if ((args[(*nargs)++] = parse_ternary(p)) < 0)

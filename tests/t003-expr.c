@@ -2,6 +2,7 @@
 ** t003-expr: fused expressions without Lua: parsing and C's precedence,
 ** types, errors with their columns, hoisting, and the C emitted.
 */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -91,7 +92,7 @@ fails(const char *src, int nnames, const char *t, int col, const char *msg)
 	int r = load(src, nnames, t);
 
 	if (!ok(r != 0 && err.s && strcmp(err.s, msg) == 0 && e.err_pos + 1 == col,
-	        "'%s' in %s: %d: %s", src, t, col, msg))
+	        "'%.40s' in %s: %d: %s", src, t, col, msg))
 		diag("got %d: %d: %s", r, e.err_pos + 1, err.s);
 }
 
@@ -193,6 +194,28 @@ main(void)
 	}
 	ok1(load("x", 2, "f32") != 0 && strcmp(err.s, "operand 'y' is not used in the "
 	    "expression") == 0);
+	fails("x + $", 1, "f32", 5, "expected an operand, a number or '(', not '$'");
+	fails("max(x, x x)", 1, "f32", 10, "expected ',' or ')' in the arguments");
+	{
+		char big[8200], name[80];
+		int k = 0;
+
+		/* 33 arguments, one more than a call takes */
+		k += sprintf(big + k, "max(x");
+		for (int j = 0; j < 32; j++)
+			k += sprintf(big + k, ", x");
+		sprintf(big + k, ")");
+		fails(big, 1, "f32", 101, "more than 32 arguments in one call");
+		/* x+x+...: 1001 nodes */
+		k = 0;
+		for (int j = 0; j < 501; j++)
+			k += sprintf(big + k, j ? "+x" : "x");
+		fails(big, 1, "f32", 1, "the expression is too long: more than 1000 nodes");
+		memset(name, 'a', 70);
+		name[70] = '\0';
+		fails(name, 1, "f32", 1, "name 'aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa...' "
+		      "is too long");
+	}
 	{
 		char deep[300];
 
