@@ -62,7 +62,7 @@ static const char usage_text[] =
 "\n"
 "actions:\n"
 "  -o FILE.c         write the kernel to FILE.c and its header to FILE.h\n"
-"  --shape           print only the result shape, as 2,3,4 (empty line for rank 0)\n"
+"  --shape           print only the result shape, as 2,3,4 (rank 0: empty line)\n"
 "  --explain         walk through the broadcast rules step by step\n"
 "  -M, --depfile F   with -o, also write a Make depfile F: the outputs depend\n"
 "                    on the spec and the templates read from --templates\n"
