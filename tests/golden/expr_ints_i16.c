@@ -29,11 +29,11 @@
 /* Begin expr_ints_i16 */
 void expr_ints_i16(const uint8_t *restrict x, int16_t *restrict out)
 {
-	out[0] = bc_add_i16(bc_shr_i16((int16_t)x[0], (int16_t)2), bc_mul_i16(bc_and_i16((int16_t)x[0], (int16_t)127), (int16_t)-3));  /* [0,0] */
-	out[1] = bc_add_i16(bc_shr_i16((int16_t)x[1], (int16_t)2), bc_mul_i16(bc_and_i16((int16_t)x[1], (int16_t)127), (int16_t)-3));  /* [0,1] */
-	out[2] = bc_add_i16(bc_shr_i16((int16_t)x[2], (int16_t)2), bc_mul_i16(bc_and_i16((int16_t)x[2], (int16_t)127), (int16_t)-3));  /* [0,2] */
-	out[3] = bc_add_i16(bc_shr_i16((int16_t)x[3], (int16_t)2), bc_mul_i16(bc_and_i16((int16_t)x[3], (int16_t)127), (int16_t)-3));  /* [1,0] */
-	out[4] = bc_add_i16(bc_shr_i16((int16_t)x[4], (int16_t)2), bc_mul_i16(bc_and_i16((int16_t)x[4], (int16_t)127), (int16_t)-3));  /* [1,1] */
-	out[5] = bc_add_i16(bc_shr_i16((int16_t)x[5], (int16_t)2), bc_mul_i16(bc_and_i16((int16_t)x[5], (int16_t)127), (int16_t)-3));  /* [1,2] */
+	{ const uint8_t x_v = x[0]; out[0] = bc_add_i16(bc_shr_i16((int16_t)x_v, (int16_t)2), bc_mul_i16(bc_and_i16((int16_t)x_v, (int16_t)127), (int16_t)-3)); }  /* [0,0] */
+	{ const uint8_t x_v = x[1]; out[1] = bc_add_i16(bc_shr_i16((int16_t)x_v, (int16_t)2), bc_mul_i16(bc_and_i16((int16_t)x_v, (int16_t)127), (int16_t)-3)); }  /* [0,1] */
+	{ const uint8_t x_v = x[2]; out[2] = bc_add_i16(bc_shr_i16((int16_t)x_v, (int16_t)2), bc_mul_i16(bc_and_i16((int16_t)x_v, (int16_t)127), (int16_t)-3)); }  /* [0,2] */
+	{ const uint8_t x_v = x[3]; out[3] = bc_add_i16(bc_shr_i16((int16_t)x_v, (int16_t)2), bc_mul_i16(bc_and_i16((int16_t)x_v, (int16_t)127), (int16_t)-3)); }  /* [1,0] */
+	{ const uint8_t x_v = x[4]; out[4] = bc_add_i16(bc_shr_i16((int16_t)x_v, (int16_t)2), bc_mul_i16(bc_and_i16((int16_t)x_v, (int16_t)127), (int16_t)-3)); }  /* [1,1] */
+	{ const uint8_t x_v = x[5]; out[5] = bc_add_i16(bc_shr_i16((int16_t)x_v, (int16_t)2), bc_mul_i16(bc_and_i16((int16_t)x_v, (int16_t)127), (int16_t)-3)); }  /* [1,2] */
 }
 /* End expr_ints_i16 */
