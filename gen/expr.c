@@ -119,7 +119,6 @@ new_op(struct parser *p, const char *op, const int *args, int nargs, int start, 
 		return -1;
 	p->e->node[i].op = op_find(op);
 	p->e->node[i].nargs = nargs;
-	p->e->node[i].start = at < start ? at : start;
 	memcpy(p->e->node[i].arg, args, (size_t)nargs * sizeof *args);
 	p->e->node[i].at = at;
 	return i;
@@ -351,36 +350,37 @@ parse_unary(struct parser *p)
 	return i;
 }
 
+/* If the next token is a binary operator of LEVEL, take it and return it. */
+static const struct binop *
+accept_binop(struct parser *p, int level)
+{
+	for (const struct binop *b = binops; b->token; b++)
+		if (b->level == level && accept(p, b->token))
+			return b;
+	return NULL;
+}
+
 /* Parse the binary operators of LEVEL and tighter. */
 static int
 parse_binary(struct parser *p, int level)
 {
-	int args[2], more = 1;
+	const struct binop *b;
+	int args[2], at;
 
 	if (level == UNARY_LEVEL)
 		return parse_unary(p);
 	if ((args[0] = parse_binary(p, level + 1)) < 0)
 		return -1;
-	while (more) {
-		more = 0;
-		for (const struct binop *b = binops; b->token; b++) {
-			int at;
-
-			if (b->level != level)
-				continue;
-			skip_space(p);
-			at = p->pos;
-			if (!accept(p, b->token))
-				continue;
-			if ((args[1] = parse_binary(p, level + 1)) < 0)
-				return -1;
-			if ((args[0] = new_op(p, b->op, args, 2, p->e->node[args[0]].start, at)) < 0)
-				return -1;
-			more = 1;
-			break;
-		}
+	for (;;) {
+		skip_space(p);
+		at = p->pos;
+		if (!(b = accept_binop(p, level)))
+			return args[0];
+		if ((args[1] = parse_binary(p, level + 1)) < 0)
+			return -1;
+		if ((args[0] = new_op(p, b->op, args, 2, p->e->node[args[0]].start, at)) < 0)
+			return -1;
 	}
-	return args[0];
 }
 
 /* Parse c ? a : b, or what binds tighter. */
@@ -769,30 +769,22 @@ literal_text(struct ctext *r, const struct expr_node *n)
 			sb_add(&r->s, "f");
 		return;
 	}
-	if (n->negative && t->bits == 64 && n->magnitude == (uint64_t)1 << 63) {
-		sb_add(&r->s, "INT64_MIN");
-		r->prec = PREC_PRIMARY;
-		return;
-	}
 	snprintf(buf, sizeof buf, "%s%llu", n->negative ? "-" : "",
 	         (unsigned long long)n->magnitude);
-	if (t->bits < 32)
-		sb_printf(&r->s, "(%s)%s", t->ctype, buf);
-	else if (t->bits == 64)
-		sb_printf(&r->s, "%s(%s)", t->is_signed ? "INT64_C" : "UINT64_C", buf);
-	else if (!t->is_signed)
-		sb_printf(&r->s, "%su", buf);
-	else if (n->negative && n->magnitude == (uint64_t)1 << 31)
-		sb_add(&r->s, "INT32_MIN");
-	else
-		sb_add(&r->s, buf);
-	r->prec = t->bits < 32 ? PREC_UNARY : r->prec;
-	if (t->bits == 64 || r->s.s[0] == 'I')
+	if (t->is_signed && t->bits >= 32 && n->negative
+	    && n->magnitude == (uint64_t)1 << (t->bits - 1)) {
+		sb_printf(&r->s, "INT%d_MIN", t->bits);	/* no literal has its value */
 		r->prec = PREC_PRIMARY;
+	} else if (t->bits < 32) {
+		sb_printf(&r->s, "(%s)%s", t->ctype, buf);
+		r->prec = PREC_UNARY;
+	} else if (t->bits == 64) {
+		sb_printf(&r->s, "%s(%s)", t->is_signed ? "INT64_C" : "UINT64_C", buf);
+		r->prec = PREC_PRIMARY;
+	} else {
+		sb_printf(&r->s, t->is_signed ? "%s" : "%su", buf);
+	}
 }
-
-static void emit(struct ctext *r, const struct expr *e, int i, const struct dtype *t,
-                 const struct dtype *const *in_dtype, int use_temps);
 
 /* Set R to argument K of op node I, converted to the dtype the op computes in. */
 static void
@@ -805,7 +797,7 @@ emit_arg(struct ctext *r, const struct expr *e, int i, int k, const struct dtype
 	            || (n->op->kind == OP_SELECT && k == 0);
 	struct ctext v;
 
-	emit(&v, e, n->arg[k], t, in_dtype, use_temps);
+	expr_value(&v, e, n->arg[k], t, in_dtype, use_temps);
 	if (as_is) {
 		*r = v;
 	} else {
@@ -840,7 +832,7 @@ expr_emit(struct ctext *r, const struct expr *e, int i, const struct dtype *t,
 		literal_text(r, n);
 		return;
 	case EXPR_CAST:
-		emit(&v, e, n->arg[0], t, in_dtype, use_temps);
+		expr_value(&v, e, n->arg[0], t, in_dtype, use_temps);
 		dtype_convert(r, &v, e->node[n->arg[0]].type, n->type);
 		sb_free(&v.s);
 		return;
@@ -854,10 +846,13 @@ expr_emit(struct ctext *r, const struct expr *e, int i, const struct dtype *t,
 		sb_free(&args[k].s);
 }
 
-/* Set R to node I as an argument: a temporary's name, or expr_emit. */
-static void
-emit(struct ctext *r, const struct expr *e, int i, const struct dtype *t,
-     const struct dtype *const *in_dtype, int use_temps)
+/*
+** Set R to the value of node I, as its users read it: with USE_TEMPS, a
+** temporary's name (t0, t1, ...); otherwise its expression (expr_emit).
+*/
+void
+expr_value(struct ctext *r, const struct expr *e, int i, const struct dtype *t,
+           const struct dtype *const *in_dtype, int use_temps)
 {
 	const struct expr_node *n = &e->node[i];
 

@@ -63,6 +63,8 @@ void expr_text(struct strbuf *sb, const struct expr *e, int node);
 int expr_hoist(struct expr *e, const int *hoist, int nloops, struct expr_temp **temps);
 void expr_emit(struct ctext *r, const struct expr *e, int node, const struct dtype *t,
                const struct dtype *const *in_dtype, int use_temps);
+void expr_value(struct ctext *r, const struct expr *e, int node, const struct dtype *t,
+                const struct dtype *const *in_dtype, int use_temps);
 int expr_uses(const struct expr *e, int operand);
 void expr_where(struct strbuf *sb, const struct expr *e, const char *name);
 void expr_caret(struct strbuf *sb, const struct expr *e);

@@ -9,7 +9,6 @@
 
 struct kernel {
 	const char *name;		/* the C function */
-	const char *header;		/* its header's file name, as #included */
 	const char *command;		/* the options and operands that define it */
 	const char *formula;		/* the computation as NumPy would write it */
 	struct expr *expr;		/* the computation */

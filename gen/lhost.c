@@ -46,8 +46,8 @@ find_embedded(const char *path)
 }
 
 /* Message handler for lua_pcall: make sure the error is a string. */
-static int
-msghandler(lua_State *L)
+int
+lhost_msghandler(lua_State *L)
 {
 	if (!lua_isstring(L, 1))
 		lua_pushfstring(L, "(error object is a %s value)", luaL_typename(L, 1));
@@ -65,7 +65,7 @@ docall(lua_State *L, int nargs)
 	int base = lua_gettop(L) - nargs;
 	int status;
 
-	lua_pushcfunction(L, msghandler);
+	lua_pushcfunction(L, lhost_msghandler);
 	lua_insert(L, base);
 	status = lua_pcall(L, nargs, 1, base);
 	lua_remove(L, base);
@@ -75,6 +75,23 @@ docall(lua_State *L, int nargs)
 		return -1;
 	}
 	return 0;
+}
+
+/*
+** Open the safe libraries in L: _G, string, table, math and utf8, with
+** no base function that reads a file (dofile, loadfile).
+*/
+void
+lhost_open_safe_libs(lua_State *L)
+{
+	for (const luaL_Reg *lib = libs; lib->func; lib++) {
+		luaL_requiref(L, lib->name, lib->func, 1);
+		lua_pop(L, 1);
+	}
+	lua_pushnil(L);
+	lua_setglobal(L, "dofile");
+	lua_pushnil(L);
+	lua_setglobal(L, "loadfile");
 }
 
 /*
@@ -89,15 +106,7 @@ lhost_open(const char *tmpldir)
 
 	if (!L)
 		die("cannot create a Lua state: out of memory");
-	for (const luaL_Reg *lib = libs; lib->func; lib++) {
-		luaL_requiref(L, lib->name, lib->func, 1);
-		lua_pop(L, 1);
-	}
-	/* Nothing in the base library may read files or load bytecode. */
-	lua_pushnil(L);
-	lua_setglobal(L, "dofile");
-	lua_pushnil(L);
-	lua_setglobal(L, "loadfile");
+	lhost_open_safe_libs(L);
 	if (!t || luaL_loadbufferx(L, t->data, t->len, "@gen/tmpl.lua", "t") != LUA_OK
 	    || docall(L, 0) != 0)
 		die("cannot load the template engine");

@@ -14,5 +14,7 @@ int lhost_render(lua_State *L, const char *name, struct strbuf *out);
 int lhost_dump_lua(lua_State *L, const char *name, struct strbuf *out);
 
 int lhost_files_read(const char *const **paths);
+void lhost_open_safe_libs(lua_State *L);
+int lhost_msghandler(lua_State *L);
 
 #endif

@@ -107,8 +107,6 @@ static const char usage_text[] =
 "file that cannot be written), and then no file is written or changed; 2\n"
 "bad usage (an unknown option, a missing argument).\n";
 
-#define UNROLL_NODES 65536	/* elements unrolled times expression nodes */
-
 static int in_spec;	/* reading a kernel of a spec file: progname is its place */
 
 /* Print a usage error and exit with status 2 (1 in a spec file). */
@@ -236,6 +234,30 @@ read_computation(struct options *opt)
 		die("%s", err.s);
 }
 
+/* Return the file name of PATH, without its directory. */
+static const char *
+base_name(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+
+	return slash ? slash + 1 : path;
+}
+
+/* Check that OUTPUT, the -o file, if any, is named FILE.c. */
+static void
+check_output(const char *output)
+{
+	const char *base;
+	size_t n;
+
+	if (!output)
+		return;
+	base = base_name(output);
+	n = strlen(base);
+	if (n < 3 || strcmp(base + n - 2, ".c") != 0)
+		die("output file '%s' does not end in .c", output);
+}
+
 /* Read the command line into OPT; exit on any error in it. */
 static void
 parse_args(int argc, char **argv, struct options *opt)
@@ -347,10 +369,12 @@ parse_args(int argc, char **argv, struct options *opt)
 			usage_error("with a spec file, operands and kernel options go in the spec");
 		if (!opt->output)
 			usage_error("a spec file needs -o FILE.c");
+		check_output(opt->output);
 		return;
 	}
 	if (opt->depfile && !opt->output)
 		usage_error("-M needs -o: the depfile lists what the outputs depend on");
+	check_output(opt->output);
 	if (opt->nops == 0 && !opt->dump_lua)
 		usage_error("no operands: give at least one NAME=SHAPE");
 	if (op_given && opt->expr_src)
@@ -489,19 +513,13 @@ static void
 describe_kernel(struct kernel *k, const struct options *opt, const struct bcast *b,
                 struct plan *plan)
 {
-	struct strbuf header = {0}, name = {0}, formula = {0};
-	const char *base = strrchr(opt->output, '/');
-	size_t n;
+	struct strbuf name = {0}, formula = {0};
+	const char *base = base_name(opt->output);
 
-	base = base ? base + 1 : opt->output;
-	n = strlen(base);
-	if (n < 3 || strcmp(base + n - 2, ".c") != 0)
-		die("output file '%s' does not end in .c", opt->output);
-	sb_printf(&header, "%.*s.h", (int)(n - 2), base);
 	if (opt->name)
 		sb_add(&name, opt->name);
 	else
-		sb_printf(&name, "%.*s", (int)(n - 2), base);
+		sb_printf(&name, "%.*s", (int)strlen(base) - 2, base);
 	if (!c_identifier(name.s))
 		die("kernel name '%s' is not a C identifier%s", name.s,
 		    opt->name ? "" : " (it comes from -o; set it with --name)");
@@ -509,7 +527,6 @@ describe_kernel(struct kernel *k, const struct options *opt, const struct bcast 
 		die("kernel name '%s' is reserved: choose another with --name", name.s);
 	memset(k, 0, sizeof *k);
 	k->name = name.s;
-	k->header = header.s;
 	k->expr = (struct expr *)&opt->expr;
 	if (opt->expr_src) {
 		expr_text(&formula, k->expr, k->expr->root);
@@ -555,7 +572,7 @@ resolve(struct options *opt, struct bcast *b, struct strbuf *err)
 {
 	int nops = opt->nops;
 
-	if (opt->op->kind == OP_COPY && opt->has_out_shape && !opt->axis_mode && !opt->expr_src)
+	if (opt->op->kind == OP_COPY && opt->has_out_shape && !opt->axis_mode)
 		opt->ops[nops++] = opt->out_shape;	/* B keeps a pointer to them */
 	bcast_resolve(b, opt->ops, nops, opt->axis_mode, opt->axis);
 	if (b->err)
@@ -578,20 +595,9 @@ render_kernel(lua_State *L, struct options *opt, const struct bcast *b,
 	struct plan plan;
 	struct strbuf err = {0};
 
-	uint64_t limit = opt->unroll_limit;
-	struct shape result;
-
-	bcast_result_shape(b, &result);
 	describe_kernel(&k, opt, b, &plan);
-	/* unrolled code grows with the expression too: bound the product */
-	if (limit * (uint64_t)k.expr->n > UNROLL_NODES) {
-		limit = UNROLL_NODES / (uint64_t)k.expr->n;
-		if (opt->strategy == PLAN_UNROLL && shape_count(&result) > limit)
-			die("cannot unroll %llu elements of an expression of %d nodes: at most "
-			    "%d nodes are unrolled in all (use --strategy loops)",
-			    (unsigned long long)shape_count(&result), k.expr->n, UNROLL_NODES);
-	}
-	if (plan_build(&plan, b, opt->nops, opt->strategy, limit, &err) != 0)
+	if (plan_build(&plan, b, opt->nops, opt->strategy, opt->unroll_limit, k.expr->n,
+	               &err) != 0)
 		die("%s", err.s);
 	if (plan.strategy == PLAN_LOOPS)
 		k.ntemps = expr_hoist(k.expr, plan.hoist, plan.nloops, &k.temps);
@@ -607,7 +613,6 @@ render_kernel(lua_State *L, struct options *opt, const struct bcast *b,
 	plan_free(&plan);
 	free(k.temps);
 	free((char *)k.name);	/* describe_kernel's */
-	free((char *)k.header);
 	free((char *)k.formula);
 }
 
@@ -648,14 +653,12 @@ write_files(lua_State *L, const struct options *opt, const struct strbuf *c,
             const struct strbuf *h, int n, int libm)
 {
 	struct strbuf ctext = {0}, htext = {0}, hpath = {0}, guard = {0}, dep = {0};
-	const char *base = strrchr(opt->output, '/'), *spec = NULL;
+	struct strbuf phony = {0};
+	const char *base = base_name(opt->output);
 	const char *const *read;
 	struct output out = {0};
 	int nread;
 
-	base = base ? base + 1 : opt->output;
-	if (opt->spec)
-		spec = strrchr(opt->spec, '/') ? strrchr(opt->spec, '/') + 1 : opt->spec;
 	sb_printf(&hpath, "%.*s.h", (int)strlen(opt->output) - 2, opt->output);
 	if (base[0] >= '0' && base[0] <= '9')
 		sb_add(&guard, "H_");
@@ -663,28 +666,31 @@ write_files(lua_State *L, const struct options *opt, const struct strbuf *c,
 		sb_printf(&guard, "%c", (*p >= 'a' && *p <= 'z') ? *p - 'a' + 'A'
 		          : ((*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9')) ? *p : '_');
 	sb_add(&guard, "_H");
-	for (int pass = 0; pass < 2; pass++) {
-		lua_createtable(L, 0, 7);
-		lua_pushstring(L, base);
-		lua_setfield(L, -2, "file");
-		lua_pushfstring(L, "%s", hpath.s + (base - opt->output));
-		lua_setfield(L, -2, "header");
-		lua_pushstring(L, guard.s);
-		lua_setfield(L, -2, "guard");
-		lua_pushboolean(L, libm);
-		lua_setfield(L, -2, "libm");
-		if (spec) {
-			lua_pushstring(L, spec);
-			lua_setfield(L, -2, "spec");
-		}
-		set_parts(L, "kernels", pass == 0 ? c : h, n);
-		if (lhost_render(L, pass == 0 ? "file.c.lt" : "file.h.lt", pass == 0 ? &ctext : &htext) != 0)
-			exit(EXIT_INPUT);
+	lua_createtable(L, 0, 6);
+	lua_pushstring(L, base);
+	lua_setfield(L, -2, "file");
+	lua_pushstring(L, base_name(hpath.s));
+	lua_setfield(L, -2, "header");
+	lua_pushstring(L, guard.s);
+	lua_setfield(L, -2, "guard");
+	lua_pushboolean(L, libm);
+	lua_setfield(L, -2, "libm");
+	if (opt->spec) {
+		lua_pushstring(L, base_name(opt->spec));
+		lua_setfield(L, -2, "spec");
 	}
+	set_parts(L, "kernels", c, n);
+	lua_pushvalue(L, -1);
+	if (lhost_render(L, "file.c.lt", &ctext) != 0)
+		exit(EXIT_INPUT);
+	set_parts(L, "kernels", h, n);
+	if (lhost_render(L, "file.h.lt", &htext) != 0)
+		exit(EXIT_INPUT);
 	nread = lhost_files_read(&read);	/* all rendering done */
 	if (output_add(&out, opt->output, &ctext) != 0 || output_add(&out, hpath.s, &htext) != 0)
 		goto fail;
 	if (opt->depfile) {
+		/* TARGETS: PREREQUISITES, then an empty rule for each, as gcc -MP */
 		if (opt->dep_target) {
 			make_path(&dep, opt->dep_target);
 		} else {
@@ -699,18 +705,14 @@ write_files(lua_State *L, const struct options *opt, const struct strbuf *c,
 			if (p) {
 				sb_add(&dep, " ");
 				make_path(&dep, p);
+				sb_add(&phony, "\n");
+				make_path(&phony, p);
+				sb_add(&phony, ":\n");
 			}
 		}
 		sb_add(&dep, "\n");
-		for (int i = -1; i < nread; i++) {
-			const char *p = i < 0 ? opt->spec : read[i];
-
-			if (p) {
-				sb_add(&dep, "\n");
-				make_path(&dep, p);
-				sb_add(&dep, ":\n");
-			}
-		}
+		if (phony.s)
+			sb_add(&dep, phony.s);
 		if (output_add(&out, opt->depfile, &dep) != 0)
 			goto fail;
 	}
@@ -721,6 +723,7 @@ write_files(lua_State *L, const struct options *opt, const struct strbuf *c,
 	sb_free(&hpath);
 	sb_free(&guard);
 	sb_free(&dep);
+	sb_free(&phony);
 	return;
 fail:
 	output_abort(&out);
@@ -768,7 +771,7 @@ run_spec(lua_State *L, const struct options *opt)
 		if (err.s)
 			die("kernel '%s': %s", sk->name, err.s);
 		sb_printf(&origin, "kernel '%s' of %s, line %d", sk->name,
-		          strrchr(opt->spec, '/') ? strrchr(opt->spec, '/') + 1 : opt->spec, sk->line);
+		          base_name(opt->spec), sk->line);
 		render_kernel(L, kopt, b, origin.s, &c[i], &h[i], &libm);
 		sb_free(&origin);
 		free_options(kopt);

@@ -171,27 +171,21 @@ set_loops(lua_State *L, const struct plan *p)
 }
 
 /*
-** Set field KEY to the C expression of node I of K's computation; at
-** the root, converted to the output's dtype. With USE_TEMPS, the
-** temporaries inside it appear by name (and at the root, the root's).
+** Set field KEY to the value stored in each element: the root of K's
+** computation converted to the output's dtype. With USE_TEMPS, the
+** temporaries appear by name.
 */
 static void
-set_expr(lua_State *L, const char *key, const struct kernel *k, int i, int use_temps)
+set_result(lua_State *L, const char *key, const struct kernel *k, int use_temps)
 {
-	const struct expr_node *n = &k->expr->node[i];
-	struct ctext v = {{0}, PREC_PRIMARY, n->is_bool}, r;
+	const struct expr *e = k->expr;
+	struct ctext v, r;
 
-	if (i == k->expr->root && use_temps && n->temp >= 0)
-		sb_printf(&v.s, "t%d", n->temp);
-	else
-		expr_emit(&v, k->expr, i, k->dtype, k->in_dtype, use_temps);
-	if (i == k->expr->root) {
-		dtype_convert(&r, &v, n->type, k->out_dtype);
-		sb_free(&v.s);
-		v = r;
-	}
-	set_str(L, key, v.s.s);
+	expr_value(&v, e, e->root, k->dtype, k->in_dtype, use_temps);
+	dtype_convert(&r, &v, e->node[e->root].type, k->out_dtype);
+	set_str(L, key, r.s.s);
 	sb_free(&v.s);
+	sb_free(&r.s);
 }
 
 /*
@@ -203,18 +197,21 @@ set_temps(lua_State *L, const struct kernel *k)
 {
 	lua_createtable(L, k->ntemps, 0);
 	for (int j = 0; j < k->ntemps; j++) {
-		const struct expr_node *n = &k->expr->node[k->temps[j].node];
+		int i = k->temps[j].node;
 		struct strbuf sb = {0};
+		struct ctext name, def;
 
+		expr_value(&name, k->expr, i, k->dtype, k->in_dtype, 1);
+		expr_emit(&def, k->expr, i, k->dtype, k->in_dtype, 1);
 		lua_createtable(L, 0, 5);
-		sb_printf(&sb, "t%d", j);
-		set_str(L, "name", sb.s);
-		sb_free(&sb);
-		set_str(L, "ctype", n->type->ctype);
+		set_str(L, "name", name.s.s);
+		set_str(L, "ctype", k->expr->node[i].type->ctype);
 		set_int(L, "level", k->temps[j].level);
-		set_expr(L, "expr", k, k->temps[j].node, 1);
+		set_str(L, "expr", def.s.s);
+		sb_free(&name.s);
+		sb_free(&def.s);
 		if (k->expr->src) {
-			expr_text(&sb, k->expr, k->temps[j].node);
+			expr_text(&sb, k->expr, i);
 			set_str(L, "text", sb.s);
 			sb_free(&sb);
 		}
@@ -259,7 +256,6 @@ model_push_kernel(lua_State *L, const struct kernel *k)
 		sb_printf(&sb, "%c", *c >= 'a' && *c <= 'z' ? *c - 'a' + 'A' : *c);
 	set_str(L, "NAME", sb.s);
 	sb_free(&sb);
-	set_str(L, "header", k->header);
 	set_str(L, "command", k->command);
 	set_str(L, "formula", k->formula);
 	set_str(L, "dtype", k->dtype->name);
@@ -267,8 +263,8 @@ model_push_kernel(lua_State *L, const struct kernel *k)
 	set_str(L, "out_dtype", k->out_dtype->name);
 	set_str(L, "out_ctype", k->out_dtype->ctype);
 	set_bool(L, "libm", expr_needs_libm(k->expr));
-	set_expr(L, "expr", k, k->expr->root, 0);
-	set_expr(L, "loop_expr", k, k->expr->root, 1);
+	set_result(L, "expr", k, 0);
+	set_result(L, "loop_expr", k, 1);
 	set_temps(L, k);
 
 	set_str(L, "strategy", plan_strategy_name(p->strategy));

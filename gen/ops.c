@@ -115,13 +115,6 @@ op_check(const struct op *op, int nargs, const struct dtype *t, struct strbuf *e
 	return 0;
 }
 
-/* The dtype of OP's value before the store: T, or u8 for comparisons. */
-const struct dtype *
-op_result_dtype(const struct op *op, const struct dtype *t)
-{
-	return op->kind == OP_BOOL ? dtype_find("u8") : t;
-}
-
 int
 op_needs_libm(const struct op *op, const struct dtype *t)
 {
@@ -183,8 +176,8 @@ truth(struct strbuf *sb, const struct ctext *a)
 ** Set R to the C expression computing OP in dtype T on the NARGS
 ** values ARGS, each already of dtype T (but the condition of where, and
 ** the operands of logical ops, which may be of any dtype). The result
-** has dtype op_result_dtype(OP, T). Ops of several operands fold from
-** the left: a + b + c is (a + b) + c.
+** has dtype T, or u8 for comparisons and logical ops. Ops of several
+** operands fold from the left: a + b + c is (a + b) + c.
 */
 void
 op_apply(struct ctext *r, const struct op *op, const struct dtype *t,

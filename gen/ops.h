@@ -70,6 +70,5 @@ void op_apply(struct ctext *r, const struct op *op, const struct dtype *t,
 void op_formula(struct strbuf *sb, const struct op *op, const char *const *names,
                 int nargs);
 int op_needs_libm(const struct op *op, const struct dtype *t);
-const struct dtype *op_result_dtype(const struct op *op, const struct dtype *t);
 
 #endif

@@ -108,12 +108,13 @@ set_offsets(struct plan *p)
 /*
 ** Build the plan for B, whose first NIN operands are the kernel's inputs,
 ** with strategy WANT. UNROLL_LIMIT bounds the elements written out one by
-** one (auto unrolls up to it; unroll fails beyond it). On error append a
-** message to ERR and return -1. Assumes B resolved without error.
+** one (auto unrolls up to it; unroll fails beyond it), and so does
+** PLAN_UNROLL_NODES for an element expression of NODES nodes. On error
+** append a message to ERR and return -1. Assumes B resolved without error.
 */
 int
-plan_build(struct plan *p, const struct bcast *b, int nin,
-           enum plan_strategy want, uint64_t unroll_limit, struct strbuf *err)
+plan_build(struct plan *p, const struct bcast *b, int nin, enum plan_strategy want,
+           uint64_t unroll_limit, int nodes, struct strbuf *err)
 {
 	struct shape s;
 
@@ -127,6 +128,15 @@ plan_build(struct plan *p, const struct bcast *b, int nin,
 		sb_printf(err, "unroll limit %llu is above the ceiling %d",
 		          (unsigned long long)unroll_limit, PLAN_UNROLL_CEILING);
 		return -1;
+	}
+	if (unroll_limit * (uint64_t)nodes > PLAN_UNROLL_NODES) {
+		unroll_limit = PLAN_UNROLL_NODES / (uint64_t)nodes;
+		if (want == PLAN_UNROLL && p->count > unroll_limit) {
+			sb_printf(err, "cannot unroll %llu elements of an expression of %d "
+			          "nodes: at most %d nodes are unrolled in all (use --strategy "
+			          "loops)", (unsigned long long)p->count, nodes, PLAN_UNROLL_NODES);
+			return -1;
+		}
 	}
 	if (p->count == 0) {
 		p->strategy = PLAN_EMPTY;

@@ -9,6 +9,7 @@
 
 #define PLAN_UNROLL_DEFAULT 16	/* --unroll-limit default */
 #define PLAN_UNROLL_CEILING 4096	/* whatever --unroll-limit says */
+#define PLAN_UNROLL_NODES 65536	/* elements unrolled times expression nodes */
 
 enum plan_strategy {
 	PLAN_AUTO,		/* unroll up to the limit, else loops */
@@ -28,8 +29,8 @@ struct plan {
 	uint64_t *offset;		/* PLAN_UNROLL: [element * nin + operand] */
 };
 
-int plan_build(struct plan *p, const struct bcast *b, int nin,
-               enum plan_strategy want, uint64_t unroll_limit, struct strbuf *err);
+int plan_build(struct plan *p, const struct bcast *b, int nin, enum plan_strategy want,
+               uint64_t unroll_limit, int nodes, struct strbuf *err);
 void plan_free(struct plan *p);
 const char *plan_strategy_name(enum plan_strategy s);
 

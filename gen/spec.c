@@ -8,11 +8,10 @@
 ** for '-' (out_dtype = "u8"). Each kernel becomes the command-line words
 ** that say the same, so both share one parser and one set of errors.
 **
-** The file runs in its own Lua state with only the base (without
-** dofile, loadfile, load, require, print or collectgarbage), string,
-** table, math and utf8 libraries, no bytecode, and bounds on memory and
-** on the instructions run, so a hostile or buggy spec cannot hang or
-** exhaust the build.
+** The file runs in its own Lua state with lhost.c's safe libraries (no
+** io, os, package or debug), without load, print or collectgarbage
+** either, no bytecode, and bounds on memory and on the instructions run,
+** so a hostile or buggy spec cannot hang or exhaust the build.
 */
 #include <stdarg.h>
 #include <stdio.h>
@@ -20,8 +19,8 @@
 #include <string.h>
 
 #include <lauxlib.h>
-#include <lualib.h>
 
+#include "lhost.h"
 #include "spec.h"
 
 #define SPEC_MEMORY (64u << 20)		/* bytes a spec may allocate */
@@ -218,15 +217,6 @@ l_kernel(lua_State *L)
 	return 1;
 }
 
-/* Message handler: keep string errors, name the others. */
-static int
-msghandler(lua_State *L)
-{
-	if (!lua_isstring(L, 1))
-		lua_pushfstring(L, "(error object is a %s value)", luaL_typename(L, 1));
-	return 1;
-}
-
 /*
 ** Print the Lua error MSG as "CHUNK:LINE: error: ..." when it starts
 ** with the place, as Lua's errors do, and exit 1.
@@ -257,17 +247,8 @@ die_lua(const char *chunk, const char *msg)
 void
 spec_read(const char *path, struct spec *s)
 {
-	static const luaL_Reg libs[] = {
-		{LUA_GNAME, luaopen_base},
-		{LUA_STRLIBNAME, luaopen_string},
-		{LUA_TABLIBNAME, luaopen_table},
-		{LUA_MATHLIBNAME, luaopen_math},
-		{LUA_UTF8LIBNAME, luaopen_utf8},
-		{NULL, NULL}
-	};
-	static const char *const unsafe[] = {
-		"dofile", "loadfile", "load", "require", "print", "collectgarbage", NULL
-	};
+	/* beyond what lhost_open_safe_libs removes */
+	static const char *const unsafe[] = {"load", "print", "collectgarbage", NULL};
 	struct reader r = {s, path, 0, 0};
 	struct strbuf src = {0}, chunk = {0};
 	lua_State *L;
@@ -285,10 +266,7 @@ spec_read(const char *path, struct spec *s)
 	fclose(f);
 	if (!(L = lua_newstate(limited_alloc, &r)))
 		die("cannot create a Lua state: out of memory");
-	for (const luaL_Reg *lib = libs; lib->func; lib++) {
-		luaL_requiref(L, lib->name, lib->func, 1);
-		lua_pop(L, 1);
-	}
+	lhost_open_safe_libs(L);
 	for (int i = 0; unsafe[i]; i++) {
 		lua_pushnil(L);
 		lua_setglobal(L, unsafe[i]);
@@ -296,7 +274,7 @@ spec_read(const char *path, struct spec *s)
 	lua_pushcfunction(L, l_kernel);
 	lua_setglobal(L, "kernel");
 	lua_sethook(L, step_hook, LUA_MASKCOUNT, SPEC_STEPS);
-	lua_pushcfunction(L, msghandler);
+	lua_pushcfunction(L, lhost_msghandler);
 	sb_printf(&chunk, "@%s", path);
 	if (luaL_loadbufferx(L, src.s ? src.s : "", src.len, chunk.s, "t") != LUA_OK
 	    || lua_pcall(L, 0, 0, 1) != LUA_OK)

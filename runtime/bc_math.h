@@ -25,111 +25,66 @@
  *     than 0.5 above); a zero div gets the sign of a / b.
  * So mod(-1, inf) = inf and floordiv(-1, inf) = -1 (as Python); an
  * infinite or NaN a gives NaN for both.
+ *
+ * np.fmod (the sign of a) and np.power: the C library's fmod (exact) and
+ * pow (NumPy may use its own SIMD pow, which can differ in the last bit).
+ * np.absolute, np.sqrt, np.floor and np.ceil: exact, as the C library's.
+ * np.exp and np.log: the C library's, within a few ULP of NumPy's (which
+ * may use its own SIMD versions).
+ *
+ * BC__FLOAT(S, T, F) defines them all for S (f32) of type T (float),
+ * whose C library functions have the suffix F (fmodf).
  */
-static inline float bc__divmod_f32(float a, float b, float *modulus)
-{
-	float mod = fmodf(a, b), div, floordiv;
+#define BC__FLOAT(S, T, F)                                                    \
+static inline T bc__divmod_##S(T a, T b, T *modulus)                          \
+{                                                                             \
+	T mod = fmod##F(a, b), div, floordiv;                                 \
+                                                                              \
+	div = (a - mod) / b;                                                  \
+	if (mod != 0) {                                                       \
+		if ((b < 0) != (mod < 0)) {                                   \
+			mod += b;                                             \
+			div -= (T)1;                                          \
+		}                                                             \
+	} else {                                                              \
+		mod = copysign##F((T)0, b);                                   \
+	}                                                                     \
+	if (div != 0) {                                                       \
+		floordiv = floor##F(div);                                     \
+		if (div - floordiv > (T)0.5)                                  \
+			floordiv += (T)1;                                     \
+	} else {                                                              \
+		floordiv = copysign##F((T)0, a / b);                          \
+	}                                                                     \
+	*modulus = mod;                                                       \
+	return floordiv;                                                      \
+}                                                                             \
+static inline T bc_floordiv_##S(T a, T b)                                     \
+{                                                                             \
+	T mod;                                                                \
+	if (b == 0)                                                           \
+		return a / b;                                                 \
+	return bc__divmod_##S(a, b, &mod);                                    \
+}                                                                             \
+static inline T bc_mod_##S(T a, T b)                                          \
+{                                                                             \
+	T mod;                                                                \
+	if (b == 0)                                                           \
+		return fmod##F(a, b);                                         \
+	bc__divmod_##S(a, b, &mod);                                           \
+	return mod;                                                           \
+}                                                                             \
+                                                                              \
+static inline T bc_fmod_##S(T a, T b) { return fmod##F(a, b); }               \
+static inline T bc_pow_##S(T a, T b) { return pow##F(a, b); }                 \
+static inline T bc_abs_##S(T a) { return fabs##F(a); }                        \
+static inline T bc_sqrt_##S(T a) { return sqrt##F(a); }                       \
+static inline T bc_floor_##S(T a) { return floor##F(a); }                     \
+static inline T bc_ceil_##S(T a) { return ceil##F(a); }                       \
+static inline T bc_exp_##S(T a) { return exp##F(a); }                         \
+static inline T bc_log_##S(T a) { return log##F(a); }
 
-	div = (a - mod) / b;
-	if (mod != 0) {
-		if ((b < 0) != (mod < 0)) {
-			mod += b;
-			div -= 1.0f;
-		}
-	} else {
-		mod = copysignf(0.0f, b);
-	}
-	if (div != 0) {
-		floordiv = floorf(div);
-		if (div - floordiv > 0.5f)
-			floordiv += 1.0f;
-	} else {
-		floordiv = copysignf(0.0f, a / b);
-	}
-	*modulus = mod;
-	return floordiv;
-}
-static inline float bc_floordiv_f32(float a, float b)
-{
-	float mod;
-	if (b == 0)
-		return a / b;
-	return bc__divmod_f32(a, b, &mod);
-}
-static inline float bc_mod_f32(float a, float b)
-{
-	float mod;
-	if (b == 0)
-		return fmodf(a, b);
-	bc__divmod_f32(a, b, &mod);
-	return mod;
-}
-
-static inline double bc__divmod_f64(double a, double b, double *modulus)
-{
-	double mod = fmod(a, b), div, floordiv;
-
-	div = (a - mod) / b;
-	if (mod != 0) {
-		if ((b < 0) != (mod < 0)) {
-			mod += b;
-			div -= 1.0;
-		}
-	} else {
-		mod = copysign(0.0, b);
-	}
-	if (div != 0) {
-		floordiv = floor(div);
-		if (div - floordiv > 0.5)
-			floordiv += 1.0;
-	} else {
-		floordiv = copysign(0.0, a / b);
-	}
-	*modulus = mod;
-	return floordiv;
-}
-static inline double bc_floordiv_f64(double a, double b)
-{
-	double mod;
-	if (b == 0)
-		return a / b;
-	return bc__divmod_f64(a, b, &mod);
-}
-static inline double bc_mod_f64(double a, double b)
-{
-	double mod;
-	if (b == 0)
-		return fmod(a, b);
-	bc__divmod_f64(a, b, &mod);
-	return mod;
-}
-
-/*
- * np.fmod (the sign of a) and np.power for floats: the C library's
- * fmodf / fmod (exact) and powf / pow (NumPy may use its own SIMD pow,
- * which can differ from the C library's in the last bit).
- */
-static inline float bc_fmod_f32(float a, float b) { return fmodf(a, b); }
-static inline double bc_fmod_f64(double a, double b) { return fmod(a, b); }
-static inline float bc_pow_f32(float a, float b) { return powf(a, b); }
-static inline double bc_pow_f64(double a, double b) { return pow(a, b); }
-
-/*
- * np.absolute, np.sqrt, np.floor and np.ceil for floats: exact, as the
- * C library's.  np.exp and np.log: the C library's, within a few ULP of
- * NumPy's (which may use its own SIMD versions).
- */
-static inline float bc_abs_f32(float a) { return fabsf(a); }
-static inline double bc_abs_f64(double a) { return fabs(a); }
-static inline float bc_sqrt_f32(float a) { return sqrtf(a); }
-static inline double bc_sqrt_f64(double a) { return sqrt(a); }
-static inline float bc_floor_f32(float a) { return floorf(a); }
-static inline double bc_floor_f64(double a) { return floor(a); }
-static inline float bc_ceil_f32(float a) { return ceilf(a); }
-static inline double bc_ceil_f64(double a) { return ceil(a); }
-static inline float bc_exp_f32(float a) { return expf(a); }
-static inline double bc_exp_f64(double a) { return exp(a); }
-static inline float bc_log_f32(float a) { return logf(a); }
-static inline double bc_log_f64(double a) { return log(a); }
+BC__FLOAT(f32, float, f)
+BC__FLOAT(f64, double, )
 
 #endif /* BC_MATH_H */

@@ -1390,22 +1390,6 @@ def check_case(c, odir, outdata):
 
 # ---------------------------------------------------------------- generation
 
-def generate(gen, cases, kdir, jobs):
-    def one(c):
-        args = command(gen, c, kdir)
-        c["cmd"] = shlex.join(args)
-        rc, out, err = ko.run(args, timeout=60)
-        if rc != 0:
-            return "bcastgen failed (exit %d): %s" % (rc, ko.first_lines(err, 3))
-        for ext in (".c", ".h"):
-            if not os.path.exists(os.path.join(kdir, c["name"] + ext)):
-                return "bcastgen exit 0 but wrote no %s%s" % (c["name"], ext)
-        return None
-    with concurrent.futures.ThreadPoolExecutor(max_workers=max(jobs, 2) * 2) as ex:
-        for c, err in zip(cases, ex.map(one, cases)):
-            c["gen_error"] = err
-
-
 def check_rejects(gen, scratch):
     """Each REJECTS entry: the oracle's typing rejects it too, and bcastgen
     exits 1 without writing a file."""
@@ -1617,32 +1601,6 @@ def hoist_check(gen, cc, runtime, scratch, k, spec, flags):
 
 # ---------------------------------------------------------------- driver
 
-class Tap:
-    """TAP output: the plan, then ok / not ok lines, each failure followed
-    by at most `show` diagnostics, one '# ' line per line of text."""
-    started = False
-
-    def __init__(self, total):
-        self.n = 0
-        self.failed = 0
-        Tap.started = True
-        print("1..%d" % total, flush=True)
-
-    def result(self, ok, name, diags=(), total=None, show=4):
-        self.n += 1
-        self.failed += not ok
-        print("%s %d - %s" % ("ok" if ok else "not ok", self.n, name))
-        diags = list(diags)
-        for d in diags[:show]:
-            for line in str(d).split("\n"):
-                print("# " + line)
-        if total is not None and diags:
-            print("# %d of %d fail" % (len(diags), total))
-        elif len(diags) > show:
-            print("# ... and %d more" % (len(diags) - show))
-        sys.stdout.flush()
-
-
 def main():
     gen = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else "build/bcastgen")
     n = int(os.environ.get("BCAST_EXPR_N", "720"))
@@ -1653,16 +1611,9 @@ def main():
     runtime = os.path.join(top, "runtime")
     t0 = time.time()
 
-    builds = [
-        ("-O2", ["-std=c99", "-O2", "-Wall", "-Wextra", "-Wpedantic", "-Wconversion",
-                 "-Werror", "-ffp-contract=off"], ["-std=c99", "-O1", "-w"]),
-        ("asan+ubsan", ["-std=c99", "-O1", "-g", "-fno-var-tracking", "-w", "-ffp-contract=off",
-                        "-fsanitize=address,undefined", "-fno-sanitize-recover=all"],
-         ["-std=c99", "-O1", "-g", "-fno-var-tracking", "-w", "-fsanitize=address,undefined",
-          "-fno-sanitize-recover=all"]),
-    ]
+    builds = ko.BUILDS
     nb = NBATCH
-    tap = Tap(5 + len(builds) * (2 * nb + 1) + len(HOIST))
+    tap = ko.Tap(5 + len(builds) * (2 * nb + 1) + len(HOIST))
     cases = build_corpus(seed, n)
     fixed = fixed_cases(random.Random(seed + 1))
     for i, c in enumerate(cases + fixed):
@@ -1697,27 +1648,11 @@ def main():
             c["want"], c["err"], c["unk"] = reference(c, c["arrs"])
             nunk += int(c["unk"].sum())
             nall += c["unk"].size
-        for k, batch in enumerate(batches):
-            off = ooff = 0
-            with open(os.path.join(scratch, "in%d.bin" % k), "wb") as f:
-                for c in batch:
-                    c["in_off"], c["in_bytes"] = [], []
-                    for a in c["arrs"]:
-                        data = np.ascontiguousarray(a).tobytes()
-                        c["in_off"].append(off)
-                        c["in_bytes"].append(len(data))
-                        f.write(data)
-                        off += len(data)
-                    c["out_off"] = ooff
-                    c["out_bytes"] = prod(c["result"]) * npdt(stored_out(c)).itemsize
-                    ooff += c["out_bytes"]
-            for tag in ("o2", "san"):
-                with open(os.path.join(scratch, "out%d-%s.bin" % (k, tag)), "wb") as f:
-                    f.truncate(ooff)
+        ko.write_inputs(scratch, batches, lambda c: npdt(stored_out(c)).itemsize)
 
         # 1. generation
         allc = cases + fixed
-        generate(gen, allc, kdir, jobs)
+        ko.generate(gen, allc, kdir, jobs, command)
         bad = [c for c in allc if c["gen_error"]]
         tap.result(not bad, "bcastgen --expr -o: %d kernels generated (%.0f s)" % (
             len(allc), time.time() - t0),
@@ -1734,17 +1669,9 @@ def main():
                    fails, total=len(allc))
 
         # 4. headers: all of them, each twice, in one translation unit
-        hsrc = os.path.join(scratch, "headers.c")
-        with open(hsrc, "w") as f:
-            for c in allc:
-                if not c["gen_error"]:
-                    f.write('#include "%s.h"\n#include "%s.h"\n' % (c["name"], c["name"]))
-            f.write("int headers_ok(void);\nint headers_ok(void) { return 0; }\n")
-        rc, out, err = ko.run([cc] + builds[0][1] + ["-I", runtime, "-I", kdir,
-                                                     "-fsyntax-only", hsrc])
-        tap.result(rc == 0 and not err.strip(),
-                   "all headers, each included twice, in one file (strict flags)",
-                   [ko.first_lines(err, 4, 800)] if err.strip() or rc else [])
+        incs = ["-I", runtime, "-I", kdir]
+        ok, diags = ko.check_headers(cc, builds[0][1], incs, scratch, allc)
+        tap.result(ok, "all headers, each included twice, in one file (strict flags)", diags)
 
         # 5. coverage of the random corpus
         count, need = coverage(cases)
@@ -1756,7 +1683,6 @@ def main():
                    "random cases", ["too few: " + ", ".join(
                        "%s %d" % (f, count.get(f, 0)) for f in low)] if low else [])
 
-        incs = ["-I", runtime, "-I", kdir]
         for tag, (bname, kflags, hflags) in zip(("o2", "san"), builds):
             tb = time.time()
             odirs = [os.path.join(scratch, "%s-%d" % (tag, k)) for k in range(len(batches))]
@@ -1818,7 +1744,7 @@ if __name__ == "__main__":
         raise
     except BaseException:
         # never die without a TAP failure
-        if not Tap.started:
+        if not ko.Tap.started:
             print("1..1")
         print("not ok - expr_oracle.py crashed")
         for line in traceback.format_exc().splitlines():

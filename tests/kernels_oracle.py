@@ -663,24 +663,41 @@ def write_harness(path, cases):
 # ---------------------------------------------------------------- driver
 
 class Tap:
+    """TAP output: the plan, then ok / not ok lines, each failure followed
+    by at most `show` diagnostics, one '# ' line per line of text."""
+    started = False
+
     def __init__(self, total):
         self.n = 0
         self.failed = 0
+        Tap.started = True
         print("1..%d" % total, flush=True)
 
-    # At most 5 comment lines: 4 diagnostics and a count.
-    def result(self, ok, name, diags=(), total=None):
+    def result(self, ok, name, diags=(), total=None, show=4):
         self.n += 1
         self.failed += not ok
         print("%s %d - %s" % ("ok" if ok else "not ok", self.n, name))
         diags = list(diags)
-        for d in diags[:4]:
-            print("# " + d.replace("\n", " | "))
+        for d in diags[:show]:
+            for line in str(d).split("\n"):
+                print("# " + line)
         if total is not None and diags:
-            print("# %d of %d cases fail" % (len(diags), total))
-        elif len(diags) > 4:
-            print("# ... and %d more" % (len(diags) - 4))
+            print("# %d of %d fail" % (len(diags), total))
+        elif len(diags) > show:
+            print("# ... and %d more" % (len(diags) - show))
         sys.stdout.flush()
+
+
+# The two builds of every batch: (name, kernel flags, harness flags).
+BUILDS = [
+    ("-O2", ["-std=c99", "-O2", "-Wall", "-Wextra", "-Wpedantic", "-Wconversion",
+             "-Werror", "-ffp-contract=off"], ["-std=c99", "-O1", "-w"]),
+    # -fno-var-tracking: -g with line numbers for the reports, twice as fast
+    ("asan+ubsan", ["-std=c99", "-O1", "-g", "-fno-var-tracking", "-w", "-ffp-contract=off",
+                    "-fsanitize=address,undefined", "-fno-sanitize-recover=all"],
+     ["-std=c99", "-O1", "-g", "-fno-var-tracking", "-w", "-fsanitize=address,undefined",
+      "-fno-sanitize-recover=all"]),
+]
 
 
 def run(args, cwd=None, timeout=600):
@@ -698,27 +715,71 @@ def first_lines(text, n=2, width=300):
     return " | ".join(ls[:n])[:width]
 
 
-def generate(gen, cases, kdir, jobs):
+def generate(gen, cases, kdir, jobs, command, check=None):
+    """Run bcastgen for every case (command(gen, c, kdir) gives its words);
+    set c["cmd"], and c["gen_error"] to None or what went wrong. CHECK(c,
+    args), if given, may find more wrong with a kernel generated."""
     def one(c):
         args = command(gen, c, kdir)
         c["cmd"] = shlex.join(args)
         rc, out, err = run(args, timeout=60)
         if rc != 0:
-            return "bcastgen failed (exit %d): %s" % (rc, first_lines(err))
+            return "bcastgen failed (exit %d): %s" % (rc, first_lines(err, 3))
         for ext in (".c", ".h"):
             if not os.path.exists(os.path.join(kdir, c["name"] + ext)):
                 return "bcastgen exit 0 but wrote no %s%s" % (c["name"], ext)
-        if c["axis"] is not None:
-            sargs = [gen, "--shape", "--axis", str(c["axis"])] + args[-2:]
-            rc, out, err = run(sargs, timeout=60)
-            if rc != 0 or out != shape_str(c["result"]) + "\n":
-                return "%s gives %r (exit %d %s); expected result shape %s" % (
-                    shlex.join(sargs), out.strip(), rc, first_lines(err, 1),
-                    shape_str(c["result"]))
-        return None
+        return check(c, args) if check else None
     with concurrent.futures.ThreadPoolExecutor(max_workers=max(jobs, 2) * 2) as ex:
         for c, err in zip(cases, ex.map(one, cases)):
             c["gen_error"] = err
+
+
+def check_axis_shape(gen, c, args):
+    """For an --axis case: bcastgen --shape gives the expected result shape."""
+    if c["axis"] is None:
+        return None
+    sargs = [gen, "--shape", "--axis", str(c["axis"])] + args[-2:]
+    rc, out, err = run(sargs, timeout=60)
+    if rc != 0 or out != shape_str(c["result"]) + "\n":
+        return "%s gives %r (exit %d %s); expected result shape %s" % (
+            shlex.join(sargs), out.strip(), rc, first_lines(err, 1), shape_str(c["result"]))
+    return None
+
+
+def write_inputs(scratch, batches, out_itemsize):
+    """Write each batch's inputs to in<k>.bin and make its zeroed output
+    files out<k>-o2.bin and out<k>-san.bin; record in each case the offsets
+    and sizes of its inputs and output (out_itemsize(c): bytes per element)."""
+    for k, batch in enumerate(batches):
+        off = ooff = 0
+        with open(os.path.join(scratch, "in%d.bin" % k), "wb") as f:
+            for c in batch:
+                c["in_off"], c["in_bytes"] = [], []
+                for a in c["arrs"]:
+                    data = np.ascontiguousarray(a).tobytes()
+                    c["in_off"].append(off)
+                    c["in_bytes"].append(len(data))
+                    f.write(data)
+                    off += len(data)
+                c["out_off"] = ooff
+                c["out_bytes"] = prod(c["result"]) * out_itemsize(c)
+                ooff += c["out_bytes"]
+        for tag in ("o2", "san"):
+            with open(os.path.join(scratch, "out%d-%s.bin" % (k, tag)), "wb") as f:
+                f.truncate(ooff)
+
+
+def check_headers(cc, flags, incs, scratch, cases):
+    """Include every generated header twice in one file and compile it:
+    (ok, diagnostics)."""
+    hsrc = os.path.join(scratch, "headers.c")
+    with open(hsrc, "w") as f:
+        for c in cases:
+            if not c["gen_error"]:
+                f.write('#include "%s.h"\n#include "%s.h"\n' % (c["name"], c["name"]))
+        f.write("int headers_ok(void);\nint headers_ok(void) { return 0; }\n")
+    rc, out, err = run([cc] + flags + incs + ["-fsyntax-only", hsrc])
+    return rc == 0 and not err.strip(), [first_lines(err, 4, 800)] if err.strip() or rc else []
 
 
 # Compile kernels one file each (exact diagnostics); returns (clean,
@@ -917,15 +978,7 @@ def main():
     cases, ntriples = build_corpus(seed, n)
     nb = max(1, min(NBATCH, len(cases)))
     batches = [cases[k * len(cases) // nb:(k + 1) * len(cases) // nb] for k in range(nb)]
-    builds = [
-        ("-O2", ["-std=c99", "-O2", "-Wall", "-Wextra", "-Wpedantic", "-Wconversion",
-                 "-Werror"], ["-std=c99", "-O1", "-w"]),
-        # -fno-var-tracking: -g with line numbers for the reports, twice as fast
-        ("asan+ubsan", ["-std=c99", "-O1", "-g", "-fno-var-tracking", "-w",
-                        "-fsanitize=address,undefined", "-fno-sanitize-recover=all"],
-         ["-std=c99", "-O1", "-g", "-fno-var-tracking", "-w", "-fsanitize=address,undefined",
-          "-fno-sanitize-recover=all"]),
-    ]
+    builds = BUILDS
     tap = Tap(2 + len(builds) * (nb + len(OP_NAMES)))
     print("# seed %d, %d cases (%d op/dtype/strategy triples), %s, bcastgen %s" % (
         seed, len(cases), ntriples, cc, gen), flush=True)
@@ -954,26 +1007,11 @@ def main():
         for c in cases:
             c["arrs"] = make_inputs(c)
             c["want"] = reference(c, c["arrs"])
-        for k, batch in enumerate(batches):
-            off = ooff = 0
-            with open(os.path.join(scratch, "in%d.bin" % k), "wb") as f:
-                for c in batch:
-                    c["in_off"], c["in_bytes"] = [], []
-                    for a in c["arrs"]:
-                        data = np.ascontiguousarray(a).tobytes()
-                        c["in_off"].append(off)
-                        c["in_bytes"].append(len(data))
-                        f.write(data)
-                        off += len(data)
-                    c["out_off"] = ooff
-                    c["out_bytes"] = prod(c["result"]) * DTYPES[out_dtype(c)][0].itemsize
-                    ooff += c["out_bytes"]
-            for tag in ("o2", "san"):
-                with open(os.path.join(scratch, "out%d-%s.bin" % (k, tag)), "wb") as f:
-                    f.truncate(ooff)
+        write_inputs(scratch, batches, lambda c: DTYPES[out_dtype(c)][0].itemsize)
 
         # generation
-        generate(gen, cases, kdir, jobs)
+        generate(gen, cases, kdir, jobs, command,
+                 lambda c, args: check_axis_shape(gen, c, args))
         bad = [c for c in cases if c["gen_error"]]
         if log:
             for c in bad:
@@ -983,19 +1021,10 @@ def main():
             ["%s: %s" % (c["cmd"], c["gen_error"]) for c in bad])
 
         # headers: all of them, each twice, in one translation unit
-        hsrc = os.path.join(scratch, "headers.c")
-        with open(hsrc, "w") as f:
-            for c in cases:
-                if not c["gen_error"]:
-                    f.write('#include "%s.h"\n#include "%s.h"\n' % (c["name"], c["name"]))
-            f.write("int headers_ok(void);\nint headers_ok(void) { return 0; }\n")
-        rc, out, err = run([cc] + builds[0][1] + ["-I", runtime, "-I", kdir,
-                                                 "-fsyntax-only", hsrc])
-        tap.result(rc == 0 and not err.strip(),
-                   "all headers, each included twice, in one file (strict flags)",
-                   [first_lines(err, 4, 800)] if err.strip() or rc else [])
-
         incs = ["-I", runtime, "-I", kdir]
+        ok, diags = check_headers(cc, builds[0][1], incs, scratch, cases)
+        tap.result(ok, "all headers, each included twice, in one file (strict flags)", diags)
+
         for tag, (bname, kflags, hflags) in zip(("o2", "san"), builds):
             tb = time.time()
             odirs = [os.path.join(scratch, "%s-%d" % (tag, k)) for k in range(nb)]

@@ -539,6 +539,23 @@ def body(tap, tmp):
         got = np.fromfile(p, dtype=dt)
         return got if got.size == n else None
 
+    def check_builds(file, dt, n, bad_of, show):
+        """Compare output FILE of each build: bad_of(got) gives the indexes
+        that are wrong, show(bad, got) their diagnostics. (good, diag)."""
+        diag, good = [], True
+        for bname, od in outs:
+            got = load(od, file, dt, n)
+            if got is None:
+                good = False
+                diag.append("%s: no output" % bname)
+                continue
+            bad = bad_of(got)
+            if bad.size:
+                good = False
+                diag.append("%s build:" % bname)
+                diag += show(bad, got)
+        return good, diag
+
     # integers
     for s, dt, bits in INTS:
         a, b, what = inputs[s]
@@ -546,19 +563,11 @@ def body(tap, tmp):
         for op in INT_BIN + INT_UN:
             unary = op in INT_UN
             exp = expect_int(op, a, b, dt).astype(dt)
-            diag, good = [], True
-            for bname, od in outs:
-                got = load(od, "out.%s.%s" % (s, op), dt, a.size)
-                if got is None:
-                    good = False
-                    diag.append("%s: no output" % bname)
-                    continue
-                bad = np.nonzero(got != exp)[0]
-                if bad.size:
-                    good = False
-                    diag.append("%s build:" % bname)
-                    diag += mismatches(bad, a, None if unary else b, exp,
-                                       got, ifmt)
+            good, diag = check_builds(
+                "out.%s.%s" % (s, op), dt, a.size,
+                lambda got, exp=exp: np.nonzero(got != exp)[0],
+                lambda bad, got, exp=exp, unary=unary: mismatches(
+                    bad, a, None if unary else b, exp, got, ifmt))
             tap.ok(good, "bc_%s_%s matches NumPy (%s; %s)" %
                    (op, s, what, names), diag)
 
@@ -568,25 +577,19 @@ def body(tap, tmp):
         ffmt = lambda v, ui=ui: fmt_float(v, ui)
         for op in FLOAT_BIN:
             exp = expect_float(op, a, b).astype(dt)
-            diag, good = [], True
             maxulp = n1ulp = 0
-            for bname, od in outs:
-                got = load(od, "out.%s.%s" % (s, op), dt, a.size)
-                if got is None:
-                    good = False
-                    diag.append("%s: no output" % bname)
-                    continue
-                if op == "pow":
-                    d = ulp_diff(exp, got, ui)
-                    bad = np.nonzero(d > 1)[0]
-                    maxulp = max(maxulp, int(d.max()))
-                    n1ulp = int((d == 1).sum())
-                else:
-                    bad = np.nonzero(exp.view(ui) != got.view(ui))[0]
-                if bad.size:
-                    good = False
-                    diag.append("%s build:" % bname)
-                    diag += mismatches(bad, a, b, exp, got, ffmt)
+
+            def bad_of(got, exp=exp, op=op, ui=ui):
+                nonlocal maxulp, n1ulp
+                if op != "pow":
+                    return np.nonzero(exp.view(ui) != got.view(ui))[0]
+                d = ulp_diff(exp, got, ui)
+                maxulp = max(maxulp, int(d.max()))
+                n1ulp = int((d == 1).sum())
+                return np.nonzero(d > 1)[0]
+            good, diag = check_builds(
+                "out.%s.%s" % (s, op), dt, a.size, bad_of,
+                lambda bad, got, exp=exp, ffmt=ffmt: mismatches(bad, a, b, exp, got, ffmt))
             how = "within 1 ULP" if op == "pow" else "bit for bit"
             tap.ok(good, "bc_%s_%s matches NumPy %s (%s; %s)" %
                    (op, s, how, what, names), diag)
@@ -610,35 +613,20 @@ def body(tap, tmp):
             good = False
             diag.append("NumPy astype disagrees with truncation:")
             diag += mismatches(bad, f2[inr], None, exp[inr], npc, repr)
-        for bname, od in outs:
-            got = load(od, "out.f2.%s" % s, dt, f2.size)
-            if got is None:
-                good = False
-                diag.append("%s: no output" % bname)
-                continue
-            bad = np.nonzero(got != exp)[0]
-            if bad.size:
-                good = False
-                diag.append("%s build:" % bname)
-                diag += mismatches(bad, f2, None, exp, got, repr)
+        bgood, bdiag = check_builds(
+            "out.f2.%s" % s, dt, f2.size, lambda got, exp=exp: np.nonzero(got != exp)[0],
+            lambda bad, got, exp=exp: mismatches(bad, f2, None, exp, got, repr))
+        good = good and bgood
+        diag += bdiag
         tap.ok(good, "bc_f2%s: NumPy astype in range (%d values), saturating "
                "outside, NaN -> 0 (%d values; %s)" %
                (s, int(inr.sum()), f2.size, names), diag)
 
     for s, dt, bits in INTS:
         exp = wr.astype(dt)
-        diag, good = [], True
-        for bname, od in outs:
-            got = load(od, "out.wrap.%s" % s, dt, wr.size)
-            if got is None:
-                good = False
-                diag.append("%s: no output" % bname)
-                continue
-            bad = np.nonzero(got != exp)[0]
-            if bad.size:
-                good = False
-                diag.append("%s build:" % bname)
-                diag += mismatches(bad, wr, None, exp, got, repr)
+        good, diag = check_builds(
+            "out.wrap.%s" % s, dt, wr.size, lambda got, exp=exp: np.nonzero(got != exp)[0],
+            lambda bad, got, exp=exp: mismatches(bad, wr, None, exp, got, repr))
         tap.ok(good, "bc_wrap_%s matches uint64 astype (%d values; %s)" %
                (s, wr.size, names), diag)
 

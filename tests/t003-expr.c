@@ -96,33 +96,47 @@ fails(const char *src, int nnames, const char *t, int col, const char *msg)
 		diag("got %d: %d: %s", r, e.err_pos + 1, err.s);
 }
 
+/*
+** Return the C text of node I of the expression loaded, in dtype T, with
+** operands read as x_v, y_v, ...; with USE_TEMPS, temporaries by name.
+*/
+static char *
+emitted(int i, const char *t, int use_temps)
+{
+	const struct dtype *in[5];
+	struct ctext r = {{0}, 0, 0};
+	char *text;
+
+	for (int k = 0; k < 5; k++)
+		in[k] = dtype_find(t);
+	expr_emit(&r, &e, i, dtype_find(t), in, use_temps);
+	text = values(r.s.s);
+	sb_free(&r.s);
+	return text;
+}
+
 /* Test that SRC in dtype T emits the C expression WANT (no temporaries). */
 static void
 emits(const char *src, int nnames, const char *t, const char *want)
 {
-	const struct dtype *in[5];
-	struct ctext r = {{0}, 0, 0};
+	struct strbuf failed = {0};
 	char *got;
 
-	for (int k = 0; k < 5; k++)
-		in[k] = dtype_find(t);
-	if (load(src, nnames, t) == 0)
-		expr_emit(&r, &e, e.root, dtype_find(t), in, 0);
-	else
-		sb_printf(&r.s, "error: %s", err.s);
-	got = values(r.s.s);
+	if (load(src, nnames, t) == 0) {
+		got = emitted(e.root, t, 0);
+	} else {
+		sb_printf(&failed, "error: %s", err.s);
+		got = failed.s;
+	}
 	if (!ok(strcmp(got, want) == 0, "'%s' in %s emits %s", src, t, want))
 		diag("got %s", got);
 	free(got);
-	sb_free(&r.s);
 }
 
 int
 main(void)
 {
 	struct expr_temp *temps;
-	struct ctext r = {{0}, 0, 0};
-	const struct dtype *f32 = dtype_find("f32"), *in[4] = {f32, f32, f32, f32};
 	int h[4] = {3, 3, 0, 2}, n;
 	char *got;
 
@@ -254,16 +268,12 @@ main(void)
 		return done_testing();
 	n = expr_hoist(&e, h, 3, &temps);
 	ok(n == 1 && temps[0].level == 2, "x * y + exp(b) * w hoists one temporary to loop 2");
-	expr_emit(&r, &e, e.root, f32, in, 1);
-	got = values(r.s.s);
+	got = emitted(e.root, "f32", 1);
 	ok(strcmp(got, "x_v * y_v + t0") == 0, "the inner loop adds t0: %s", got);
 	free(got);
-	sb_free(&r.s);
-	expr_emit(&r, &e, temps[0].node, f32, in, 1);
-	got = values(r.s.s);
+	got = emitted(temps[0].node, "f32", 1);
 	ok(strcmp(got, "bc_exp_f32(b_v) * w_v") == 0, "t0 is exp(b) * w: %s", got);
 	free(got);
-	sb_free(&r.s);
 	free(temps);
 
 	if (!ok1(load("x - y + exp(b) * sqrt(w)", 4, "f32") == 0))
