@@ -9,7 +9,7 @@ CFLAGS = -O2 -g
 LDFLAGS =
 LUA_CFLAGS = $(shell pkg-config --cflags lua5.4)
 LUA_LIBS = $(shell pkg-config --libs lua5.4)
-PROVE_FLAGS =
+PROVE_FLAGS = -j$(shell nproc 2>/dev/null || echo 2)
 # Debian packages that the build, the tests and the demo need.
 DEPS = gcc g++ clang make cmake pkg-config liblua5.4-dev perl python3-numpy
 -include config.mak
@@ -17,8 +17,9 @@ DEPS = gcc g++ clang make cmake pkg-config liblua5.4-dev perl python3-numpy
 WARN = -Wall -Wextra -Wpedantic -Wshadow -Wmissing-prototypes -Wstrict-prototypes
 ALL_CFLAGS = -std=c99 $(WARN) -Igen -I$(O) $(LUA_CFLAGS) $(CFLAGS)
 
-GEN_SRCS = gen/main.c gen/util.c gen/shape.c gen/bcast.c gen/ops.c gen/expr.c \
-	gen/plan.c gen/lhost.c gen/model.c gen/output.c gen/spec.c
+GEN_SRCS = gen/main.c gen/cli.c gen/desc.c gen/fields.c gen/names.c gen/util.c \
+	gen/shape.c gen/bcast.c gen/ops.c gen/expr.c gen/plan.c gen/lhost.c gen/model.c \
+	gen/output.c gen/spec.c
 CORE_OBJS = $(O)/obj/gen/util.o $(O)/obj/gen/shape.o $(O)/obj/gen/bcast.o \
 	$(O)/obj/gen/ops.o $(O)/obj/gen/expr.o $(O)/obj/gen/plan.o
 GEN_OBJS = $(GEN_SRCS:%.c=$(O)/obj/%.o) $(O)/obj/embedded.o

@@ -1,17 +1,18 @@
 /*
-** kernel.h: everything that defines one kernel, gathered for rendering.
+** kernel.h: one kernel on its way from description to text: what each
+** phase found, gathered for the templates.
 */
 #ifndef KERNEL_H
 #define KERNEL_H
 
-#include "expr.h"
-#include "plan.h"
+#include "desc.h"
 
 struct kernel {
-	const char *name;		/* the C function */
-	const char *command;		/* the options and operands that define it */
-	const char *formula;		/* the computation as NumPy would write it */
-	struct expr *expr;		/* the computation */
+	const struct desc *desc;	/* as the user described it */
+	char *name;			/* the C function */
+	char *command;			/* the canonical command that makes it */
+	char *formula;			/* the computation as NumPy would write it */
+	struct expr *expr;		/* the computation: the description's */
 	struct expr_temp *temps;	/* PLAN_LOOPS: its parts computed in outer loops */
 	int ntemps;
 	const struct dtype *dtype;	/* the computation's */
@@ -19,8 +20,8 @@ struct kernel {
 	const struct dtype *in_dtype[BCAST_MAX_OPERANDS];	/* each input's */
 	int nin;			/* inputs: the first nin operands of b */
 	int inplace;			/* the result goes into input 0 */
-	const struct bcast *b;
-	const struct plan *plan;
+	struct bcast b;			/* resolve: the broadcast */
+	struct plan plan;		/* plan: the walk over the result */
 };
 
 #endif

@@ -17,13 +17,9 @@
 #include "embedded.h"
 #include "lhost.h"
 
-#define MAX_READ 64	/* template files read from --templates DIR */
-
-static char *files_read[MAX_READ];	/* for the depfile */
-static int nfiles_read;
-
 #define TMPL_KEY "bcastgen.tmpl"	/* registry: the tmpl.lua module */
 #define DIR_KEY "bcastgen.tmpldir"	/* registry: --templates DIR, or nil */
+#define READ_KEY "bcastgen.read"	/* registry: the files read, in order */
 
 /* The libraries opened, as in linit.c; no io, os, package or debug. */
 static const luaL_Reg libs[] = {
@@ -116,6 +112,8 @@ lhost_open(const char *tmpldir)
 	else
 		lua_pushnil(L);
 	lua_setfield(L, LUA_REGISTRYINDEX, DIR_KEY);
+	lua_newtable(L);
+	lua_setfield(L, LUA_REGISTRYINDEX, READ_KEY);
 	return L;
 }
 
@@ -150,23 +148,43 @@ read_file(const char *path, struct strbuf *sb)
 	return 0;
 }
 
-/* Remember that the file PATH was read, once. */
+/* Remember that the file PATH was read, once: READ_KEY maps it to its number. */
 static void
-note_read(const char *path)
+note_read(lua_State *L, const char *path)
 {
-	for (int i = 0; i < nfiles_read; i++)
-		if (strcmp(files_read[i], path) == 0)
-			return;
-	if (nfiles_read < MAX_READ)
-		files_read[nfiles_read++] = xstrdup(path);
+	lua_getfield(L, LUA_REGISTRYINDEX, READ_KEY);
+	if (lua_getfield(L, -1, path) == LUA_TNIL) {
+		lua_Integer n = (lua_Integer)lua_rawlen(L, -2) + 1;
+
+		lua_pushstring(L, path);
+		lua_rawseti(L, -3, n);
+		lua_pushinteger(L, n);
+		lua_setfield(L, -3, path);
+	}
+	lua_pop(L, 2);
 }
 
-/* Set *PATHS to the template files read from --templates DIR; return their number. */
+/*
+** Set PATHS[0..] to the template files read from --templates DIR, in the
+** order first read, at most MAX; return their number. The strings live
+** as long as L.
+*/
 int
-lhost_files_read(const char *const **paths)
+lhost_files_read(lua_State *L, const char **paths, int max)
 {
-	*paths = (const char *const *)files_read;
-	return nfiles_read;
+	int n;
+
+	lua_getfield(L, LUA_REGISTRYINDEX, READ_KEY);
+	n = (int)lua_rawlen(L, -1);
+	if (n > max)
+		n = max;
+	for (int i = 0; i < n; i++) {
+		lua_rawgeti(L, -1, i + 1);
+		paths[i] = lua_tostring(L, -1);
+		lua_pop(L, 1);
+	}
+	lua_pop(L, 1);
+	return n;
 }
 
 /*
@@ -202,7 +220,7 @@ push_template(lua_State *L, const char *name, int optional)
 			sb_free(&path);
 			return -1;
 		}
-		note_read(path.s);
+		note_read(L, path.s);
 		lua_pushlstring(L, src.s, src.len);
 		lua_pushstring(L, path.s);
 		sb_free(&src);

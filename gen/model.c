@@ -228,8 +228,8 @@ set_temps(lua_State *L, const struct kernel *k)
 void
 model_push_kernel(lua_State *L, const struct kernel *k)
 {
-	const struct plan *p = k->plan;
-	const struct bcast *b = k->b;
+	const struct plan *p = &k->plan;
+	const struct bcast *b = &k->b;
 	struct strbuf sb = {0};
 	int64_t out_strides[SHAPE_MAX_RANK], acc = 1;
 

@@ -76,6 +76,14 @@ dtype_find(const char *name)
 	return NULL;
 }
 
+/* Append the dtypes' names: "f32 f64 i8 ...". */
+void
+dtype_list(struct strbuf *sb)
+{
+	for (const struct dtype *t = dtypes; t->name; t++)
+		sb_printf(sb, t == dtypes ? "%s" : " %s", t->name);
+}
+
 /* Find an op by its NumPy name or its alias. */
 const struct op *
 op_find(const char *name)

@@ -60,6 +60,7 @@ struct ctext {
 };
 
 const struct dtype *dtype_find(const char *name);
+void dtype_list(struct strbuf *sb);
 void dtype_convert(struct ctext *r, const struct ctext *v, const struct dtype *from,
                    const struct dtype *to);
 const struct op *op_find(const char *name);

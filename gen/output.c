@@ -110,3 +110,43 @@ output_abort(struct output *o)
 	}
 	o->n = 0;
 }
+
+/* Append PATH to SB as Make reads it: spaces, '#' and '$' escaped. */
+static void
+make_path(struct strbuf *sb, const char *path)
+{
+	for (const char *p = path; *p; p++) {
+		if (*p == ' ' || *p == '#')
+			sb_add(sb, "\\");
+		sb_addn(sb, p, 1);
+		if (*p == '$')
+			sb_add(sb, "$");
+	}
+}
+
+/*
+** Append a Make depfile to SB: the N TARGETS depend on the NPRE
+** PREREQUISITES, and each prerequisite gets an empty rule, as gcc -MP
+** writes, so that make does not fail when one is removed.
+*/
+void
+output_depfile(struct strbuf *sb, const char *const *targets, int n,
+               const char *const *prerequisites, int npre)
+{
+	for (int i = 0; i < n; i++) {
+		if (i)
+			sb_add(sb, " ");
+		make_path(sb, targets[i]);
+	}
+	sb_add(sb, ":");
+	for (int i = 0; i < npre; i++) {
+		sb_add(sb, " ");
+		make_path(sb, prerequisites[i]);
+	}
+	sb_add(sb, "\n");
+	for (int i = 0; i < npre; i++) {
+		sb_add(sb, "\n");
+		make_path(sb, prerequisites[i]);
+		sb_add(sb, ":\n");
+	}
+}

@@ -17,5 +17,7 @@ struct output {
 int output_add(struct output *o, const char *path, const struct strbuf *text);
 int output_commit(struct output *o);
 void output_abort(struct output *o);
+void output_depfile(struct strbuf *sb, const char *const *targets, int n,
+                    const char *const *prerequisites, int npre);
 
 #endif

@@ -5,8 +5,9 @@
 **
 ** The array part holds the operands, in order, written as on the command
 ** line; the hash part the options, named as the long options with '_'
-** for '-' (out_dtype = "u8"). Each kernel becomes the command-line words
-** that say the same, so both share one parser and one set of errors.
+** for '-' (out_dtype = "u8"). Each kernel fills a description through
+** the same table of fields as the command line (fields.c), so both share
+** one set of checks and messages.
 **
 ** The file runs in its own Lua state with lhost.c's safe libraries (no
 ** io, os, package or debug), without load, print or collectgarbage
@@ -20,30 +21,14 @@
 
 #include <lauxlib.h>
 
+#include "cli.h"
 #include "lhost.h"
 #include "spec.h"
 
 #define SPEC_MEMORY (64u << 20)		/* bytes a spec may allocate */
 #define SPEC_STEPS 1000			/* instructions between hook calls */
 #define SPEC_MAX_STEPS 100000		/* hook calls: 100 million instructions */
-
-/* The options a kernel may set, and whether each takes no value. */
-static const struct field {
-	const char *name;
-	const char *option;
-	int is_flag;
-} fields[] = {
-	{"op", "--op", 0},
-	{"expr", "--expr", 0},
-	{"dtype", "--dtype", 0},
-	{"out_dtype", "--out-dtype", 0},
-	{"axis", "--axis", 0},
-	{"inplace", "--inplace", 1},
-	{"out_shape", "--out-shape", 0},
-	{"strategy", "--strategy", 0},
-	{"unroll_limit", "--unroll-limit", 0},
-	{NULL, NULL, 0}
-};
+#define DECLARED_KEY "bcastgen.declared"	/* registry: kernel name -> line */
 
 struct reader {
 	struct spec *spec;
@@ -100,101 +85,118 @@ kernel_error(lua_State *L, const struct reader *r, int line, const char *fmt, ..
 	return lua_error(L);
 }
 
-/* Append word W to kernel K's words. */
-static void
-add_word(struct spec_kernel *k, const char *w)
+/* Raise the error in ERR (freed) about kernel D, declared at LINE. */
+static int
+desc_error(lua_State *L, const struct reader *r, const struct desc *d, struct strbuf *err)
 {
-	k->argv = xrealloc(k->argv, (size_t)(k->argc + 2) * sizeof *k->argv);
-	k->argv[k->argc++] = xstrdup(w);
-	k->argv[k->argc] = NULL;
+	lua_pushstring(L, err->s);
+	sb_free(err);
+	return kernel_error(L, r, d->line, "kernel '%s': %s", d->name, lua_tostring(L, -1));
 }
 
-/* Add the option FIELD = value at the top of the stack to kernel K. */
+/* Set row K of the field table in D from the value on top of the stack. */
 static void
-add_field(lua_State *L, struct reader *r, struct spec_kernel *k, const char *field)
+set_field(lua_State *L, const struct reader *r, struct desc *d, int k)
 {
-	const struct field *f = fields;
-	struct strbuf w = {0};
+	struct strbuf err = {0};
+	const char *name = field_name(k);
+	int type = lua_type(L, -1);
 
-	while (f->name && strcmp(f->name, field) != 0)
-		f++;
-	if (!f->name)
-		kernel_error(L, r, k->line, "kernel '%s' has an unknown field '%s' (there are "
-		             "op expr dtype out_dtype axis inplace out_shape strategy "
-		             "unroll_limit, and the operands)", k->name, field);
-	if (f->is_flag) {
-		if (!lua_isboolean(L, -1))
-			kernel_error(L, r, k->line, "field '%s' of kernel '%s' must be true or "
-			             "false", field, k->name);
-		if (lua_toboolean(L, -1))
-			add_word(k, f->option);
-		return;
+	if (!field_takes_value(k) && type != LUA_TBOOLEAN) {
+		sb_printf(&err, "field '%s': expected true or false, not a %s", name,
+		          lua_typename(L, type));
+		desc_error(L, r, d, &err);
 	}
-	if (lua_isinteger(L, -1))
-		sb_printf(&w, "%s=%lld", f->option, (long long)lua_tointeger(L, -1));
-	else if (lua_type(L, -1) == LUA_TSTRING)
-		sb_printf(&w, "%s=%s", f->option, lua_tostring(L, -1));
-	else
-		kernel_error(L, r, k->line, "field '%s' of kernel '%s' must be a string or an "
-		             "integer", field, k->name);
-	add_word(k, w.s);
-	sb_free(&w);
+	if (field_takes_value(k) && type != LUA_TSTRING && !lua_isinteger(L, -1)) {
+		sb_printf(&err, "field '%s': expected a string or an integer, not a %s",
+		          name, lua_typename(L, type));
+		desc_error(L, r, d, &err);
+	}
+	if (type == LUA_TBOOLEAN && !lua_toboolean(L, -1))
+		return;
+	lua_pushvalue(L, -1);	/* lua_tostring converts an integer in place */
+	sb_printf(&err, "field '%s': ", name);
+	if (field_set(d, k, type == LUA_TBOOLEAN ? "" : lua_tostring(L, -1), &err) != 0)
+		desc_error(L, r, d, &err);
+	lua_pop(L, 1);
+	sb_free(&err);
 }
 
 /*
-** kernel "NAME" { ... } calls this with the table: record the kernel as
-** command-line words. Upvalues: the name and the line of the call.
+** kernel "NAME" { ... } calls this with the table: describe the kernel.
+** Upvalues: the name, the line of the call, and whether it ran already.
 */
 static int
 l_kernel_body(lua_State *L)
 {
 	struct reader *r;
 	struct spec *s;
-	struct spec_kernel *k;
+	struct desc *d;
+	struct strbuf err = {0};
+	const char *unknown = NULL;
 	lua_Integer n;
-	struct strbuf w = {0};
 
 	lua_getallocf(L, (void **)&r);
+	if (lua_toboolean(L, lua_upvalueindex(3)))
+		kernel_error(L, r, (int)lua_tointeger(L, lua_upvalueindex(2)),
+		             "kernel '%s' is given a table twice",
+		             lua_tostring(L, lua_upvalueindex(1)));
+	lua_pushboolean(L, 1);
+	lua_replace(L, lua_upvalueindex(3));
 	s = r->spec;
-	s->kernel = xrealloc(s->kernel, (size_t)(s->n + 1) * sizeof *s->kernel);
-	k = &s->kernel[s->n++];
-	memset(k, 0, sizeof *k);
-	k->name = xstrdup(lua_tostring(L, lua_upvalueindex(1)));
-	k->line = (int)lua_tointeger(L, lua_upvalueindex(2));
-	if (!lua_istable(L, 1) || lua_gettop(L) != 1)
-		kernel_error(L, r, k->line, "kernel '%s' needs one table: kernel \"%s\" "
-		             "{ op = \"add\", \"x=2,3\", \"y=3\" }", k->name, k->name);
-	add_word(k, "bcastgen");
-	sb_printf(&w, "--name=%s", k->name);
-	add_word(k, w.s);
-	sb_free(&w);
-	n = (lua_Integer)lua_rawlen(L, 1);
-	lua_pushnil(L);
-	while (lua_next(L, 1)) {
-		if (lua_isinteger(L, -2) && lua_tointeger(L, -2) >= 1 && lua_tointeger(L, -2) <= n) {
-			lua_pop(L, 1);	/* an operand: below, in order */
-			continue;
-		}
-		if (lua_type(L, -2) != LUA_TSTRING)
-			kernel_error(L, r, k->line, "kernel '%s' has a field that is not a name "
-			             "(operands are the strings in order: \"x=2,3\", \"y=3\")",
-			             k->name);
-		add_field(L, r, k, lua_tostring(L, -2));
-		lua_pop(L, 1);
+	if (s->n == s->cap) {
+		s->cap = s->cap ? 2 * s->cap : 16;
+		s->kernel = xrealloc(s->kernel, (size_t)s->cap * sizeof *s->kernel);
 	}
-	add_word(k, "--");
+	d = &s->kernel[s->n++];
+	desc_init(d, FROM_SPEC);
+	d->name = xstrdup(lua_tostring(L, lua_upvalueindex(1)));
+	d->line = (int)lua_tointeger(L, lua_upvalueindex(2));
+	if (!lua_istable(L, 1) || lua_gettop(L) != 1)
+		kernel_error(L, r, d->line, "kernel '%s' needs one table: kernel \"%s\" "
+		             "{ op = \"add\", \"x=2,3\", \"y=3\" }", d->name, d->name);
+	n = (lua_Integer)lua_rawlen(L, 1);
 	for (lua_Integer i = 1; i <= n; i++) {
 		lua_rawgeti(L, 1, i);
-		if (lua_type(L, -1) != LUA_TSTRING)
-			kernel_error(L, r, k->line, "operand %d of kernel '%s' is not a string "
-			             "like \"x=2,3\"", (int)i, k->name);
-		add_word(k, lua_tostring(L, -1));
+		if (lua_type(L, -1) != LUA_TSTRING) {
+			sb_printf(&err, "operand %d is not a string like \"x=2,3\"", (int)i);
+			desc_error(L, r, d, &err);
+		}
+		if (desc_add_operand(d, lua_tostring(L, -1), &err) != 0)
+			desc_error(L, r, d, &err);
+		lua_pop(L, 1);
+	}
+	/* a key that is no field: report the least, so that the message is fixed */
+	lua_pushnil(L);
+	while (lua_next(L, 1)) {
+		lua_pop(L, 1);
+		if (lua_isinteger(L, -1) && lua_tointeger(L, -1) >= 1 && lua_tointeger(L, -1) <= n)
+			continue;	/* an operand */
+		if (lua_type(L, -1) != LUA_TSTRING) {
+			sb_add(&err, "a key that is not a field name (operands are the "
+			       "strings in order: \"x=2,3\", \"y=3\")");
+			desc_error(L, r, d, &err);
+		}
+		if (field_find(lua_tostring(L, -1), FROM_SPEC) < 0
+		    && (!unknown || strcmp(lua_tostring(L, -1), unknown) < 0))
+			unknown = lua_tostring(L, -1);	/* a key of the table: kept alive */
+	}
+	if (unknown) {
+		sb_printf(&err, "unknown field '%s' (there are ", unknown);
+		field_list(&err);
+		sb_add(&err, ", and the operands)");
+		desc_error(L, r, d, &err);
+	}
+	/* the fields in the table's order, whatever the spec's */
+	for (int k = 0; field_name(k); k++) {
+		if (lua_getfield(L, 1, field_name(k)) != LUA_TNIL)
+			set_field(L, r, d, k);
 		lua_pop(L, 1);
 	}
 	return 0;
 }
 
-/* kernel "NAME": check the name, return the function that takes the table. */
+/* kernel "NAME": check the name is new, return the function that takes the table. */
 static int
 l_kernel(lua_State *L)
 {
@@ -207,13 +209,20 @@ l_kernel(lua_State *L)
 		line = ar.currentline;
 	if (lua_type(L, 1) != LUA_TSTRING)
 		kernel_error(L, r, line, "kernel needs a name: kernel \"bias_add\" { ... }");
-	for (int i = 0; i < r->spec->n; i++)
-		if (strcmp(r->spec->kernel[i].name, lua_tostring(L, 1)) == 0)
-			kernel_error(L, r, line, "kernel '%s' is declared twice (first on line %d)",
-			             lua_tostring(L, 1), r->spec->kernel[i].line);
 	lua_settop(L, 1);
+	lua_getfield(L, LUA_REGISTRYINDEX, DECLARED_KEY);
+	lua_pushvalue(L, 1);
+	if (lua_rawget(L, -2) != LUA_TNIL)
+		kernel_error(L, r, line, "kernel '%s' is declared twice (first on line %d)",
+		             lua_tostring(L, 1), (int)lua_tointeger(L, -1));
+	lua_pop(L, 1);
+	lua_pushvalue(L, 1);
 	lua_pushinteger(L, line);
-	lua_pushcclosure(L, l_kernel_body, 2);
+	lua_rawset(L, -3);
+	lua_pop(L, 1);
+	lua_pushinteger(L, line);
+	lua_pushboolean(L, 0);
+	lua_pushcclosure(L, l_kernel_body, 3);
 	return 1;
 }
 
@@ -238,6 +247,25 @@ die_lua(const char *chunk, const char *msg)
 		die_at(where.s, "%s", p);
 	}
 	die_at(chunk, "%s", msg);
+}
+
+/*
+** Check kernel D of the spec PATH and read its computation; note where
+** it was declared, for its banner. Dies on any error, at its line.
+*/
+static void
+finish_kernel(struct desc *d, const char *path)
+{
+	struct strbuf where = {0}, err = {0}, at = {0}, origin = {0};
+
+	sb_printf(&at, "%s:%d", path, d->line);
+	if (desc_finish(d, &where, &err) != 0)
+		die_at(at.s, "kernel '%s': %s%s%s", d->name, where.s ? where.s : "",
+		       where.s ? ": " : "", err.s);
+	sb_printf(&origin, "kernel '%s' of %s, line %d", d->name, cli_base_name(path),
+	          d->line);
+	d->origin = origin.s;
+	sb_free(&at);
 }
 
 /*
@@ -273,6 +301,8 @@ spec_read(const char *path, struct spec *s)
 	}
 	lua_pushcfunction(L, l_kernel);
 	lua_setglobal(L, "kernel");
+	lua_newtable(L);
+	lua_setfield(L, LUA_REGISTRYINDEX, DECLARED_KEY);
 	lua_sethook(L, step_hook, LUA_MASKCOUNT, SPEC_STEPS);
 	lua_pushcfunction(L, lhost_msghandler);
 	sb_printf(&chunk, "@%s", path);
@@ -285,19 +315,16 @@ spec_read(const char *path, struct spec *s)
 	lua_close(L);
 	sb_free(&src);
 	sb_free(&chunk);
+	for (int i = 0; i < s->n; i++)
+		finish_kernel(&s->kernel[i], path);
 }
 
 /* Free what spec_read allocated in S. */
 void
 spec_free(struct spec *s)
 {
-	for (int i = 0; i < s->n; i++) {
-		for (int j = 0; j < s->kernel[i].argc; j++)
-			free(s->kernel[i].argv[j]);
-		free(s->kernel[i].argv);
-		free(s->kernel[i].name);
-	}
+	for (int i = 0; i < s->n; i++)
+		desc_free(&s->kernel[i]);
 	free(s->kernel);
-	s->kernel = NULL;
-	s->n = 0;
+	memset(s, 0, sizeof *s);
 }

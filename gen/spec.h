@@ -4,19 +4,12 @@
 #ifndef SPEC_H
 #define SPEC_H
 
-#include "util.h"
-
-/* One kernel of a spec, as the command-line words that say the same. */
-struct spec_kernel {
-	char *name;
-	int line;		/* where it is declared */
-	int argc;
-	char **argv;		/* "bcastgen", "--name=NAME", options, "--", operands */
-};
+#include "desc.h"
 
 struct spec {
-	struct spec_kernel *kernel;	/* in the order declared */
+	struct desc *kernel;	/* in the order declared, each finished */
 	int n;
+	int cap;		/* allocated */
 };
 
 void spec_read(const char *path, struct spec *s);

@@ -90,16 +90,16 @@ while IFS='|' read -r want_rc spec want; do
 	fi
 done <<'EOF_CASES'
 1|kernel "a" { op = "add", "x=3" }\nkernel "a" { op = "mul", "x=3" }|bad.lua:2: error: kernel 'a' is declared twice (first on line 1)
-1|kernel "a" { opp = "add", "x=3" }|bad.lua:1: error: kernel 'a' has an unknown field 'opp' (there are op expr dtype out_dtype axis inplace out_shape strategy unroll_limit, and the operands)
-1|kernel "a" { op = {}, "x=3" }|bad.lua:1: error: field 'op' of kernel 'a' must be a string or an integer
-1|kernel "a" { inplace = 1, "x=3" }|bad.lua:1: error: field 'inplace' of kernel 'a' must be true or false
-1|kernel "a" { "x=3", 5 }|bad.lua:1: error: operand 2 of kernel 'a' is not a string like "x=2,3"
-1|kernel "a" { op = "add", "x=3", [7] = "y=3" }|bad.lua:1: error: kernel 'a' has a field that is not a name (operands are the strings in order: "x=2,3", "y=3")
-1|\n\nkernel "a" { expr = "x + z", "x=3" }|bad.lua:3: error: expr:1:5: unknown operand 'z'
-1|kernel "a" { op = "frob", "x=3" }|bad.lua:1: error: unknown op 'frob' (see bcastgen --help)
-1|kernel "a" { op = "add" }|bad.lua:1: error: no operands: give at least one NAME=SHAPE
-1|kernel "a" { op = "add", expr = "x", "x=3" }|bad.lua:1: error: give --op or --expr, not both
-1|kernel "2a" { "x=3" }|bad.lua:1: error: kernel name '2a' is not a C identifier
+1|kernel "a" { opp = "add", "x=3" }|bad.lua:1: error: kernel 'a': unknown field 'opp' (there are inplace axis strategy unroll_limit out_shape op expr dtype out_dtype, and the operands)
+1|kernel "a" { op = {}, "x=3" }|bad.lua:1: error: kernel 'a': field 'op': expected a string or an integer, not a table
+1|kernel "a" { inplace = 1, "x=3" }|bad.lua:1: error: kernel 'a': field 'inplace': expected true or false, not a number
+1|kernel "a" { "x=3", 5 }|bad.lua:1: error: kernel 'a': operand 2 is not a string like "x=2,3"
+1|kernel "a" { op = "add", "x=3", [7] = "y=3" }|bad.lua:1: error: kernel 'a': a key that is not a field name (operands are the strings in order: "x=2,3", "y=3")
+1|\n\nkernel "a" { expr = "x + z", "x=3" }|bad.lua:3: error: kernel 'a': expr:1:5: unknown operand 'z'
+1|kernel "a" { op = "frob", "x=3" }|bad.lua:1: error: kernel 'a': field 'op': unknown op 'frob' (see bcastgen --help)
+1|kernel "a" { op = "add" }|bad.lua:1: error: kernel 'a': no operands: list them in order, as "x=2,3", "y=3"
+1|kernel "a" { op = "add", expr = "x", "x=3" }|bad.lua:1: error: kernel 'a': give field 'op' or field 'expr', not both
+1|kernel "2a" { "x=3" }|bad.lua:1: error: kernel '2a': the name is not a C identifier
 1|kernel(3) {}|bad.lua:1: error: kernel needs a name: kernel "bias_add" { ... }
 1|kernel "a" { op = "add", "x=3" |bad.lua:2: error: '}' expected (to close '{' at line 1) near <eof>
 1|-- nothing|bad.lua: error: the spec declares no kernel: kernel "name" { op = "add", "x=2,3", "y=3" }

@@ -1,0 +1,244 @@
+/*
+** cli.c: read the command line. Options that say what to do are rows
+** of the table below; options that describe the kernel are the rows of
+** fields.c, shared with spec files; every other word is an operand
+** (NAME=SHAPE) or a spec file (NAME.lua).
+*/
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+
+#define VERSION "0.2.0"
+
+static const char usage_text[] =
+"usage: bcastgen [options] NAME[:DTYPE]=SHAPE ...\n"
+"       bcastgen [-o FILE.c] [-M FILE.d] [--templates DIR] SPEC\n"
+"\n"
+"Resolve the broadcasting of the operands' shapes at build time and\n"
+"generate a C kernel for exactly those shapes. SHAPE is comma-separated\n"
+"sizes, outermost first: x=2,3,1,5; s= is a scalar (rank 0); sizes may be\n"
+"0. Names are distinct C identifiers. Without -o, --shape or --explain,\n"
+"print the operands and the result shape. A SPEC file (NAME.lua)\n"
+"declares many kernels, all written to FILE.c and FILE.h:\n"
+"  kernel \"bias_add\" { op = \"add\", \"x=8,64,56,56\", \"b=64,1,1\" }\n"
+"with the operands in order and the options named as below, '_' for '-'.\n"
+"\n"
+"actions:\n"
+"  -o FILE.c         write the kernel to FILE.c and its header to FILE.h\n"
+"  --shape           print only the result shape, as 2,3,4 (rank 0: empty line)\n"
+"  --explain         walk through the broadcast rules step by step\n"
+"  -M, --depfile F   with -o, also write a Make depfile F: the outputs depend\n"
+"                    on the spec and the templates read from --templates\n"
+"  -MT TARGET        the depfile's target instead of FILE.c and FILE.h\n"
+"                    (a stamp file, say)\n"
+"\n"
+"the kernel:\n"
+"  --op OP           the operation (default add): add sub mul div floordiv mod\n"
+"                    fmod pow max min neg abs sqrt exp log floor ceil eq ne\n"
+"                    lt le gt ge and or xor not bitwise_and bitwise_or\n"
+"                    bitwise_xor invert shl shr where copy, or NumPy's names\n"
+"                    for them (subtract, floor_divide, ...)\n"
+"  --expr E          a fused expression of the operands instead of --op:\n"
+"                    'max(x*w + b, 0)'; C's operators and precedence, calls\n"
+"                    min max abs sqrt exp log pow floor ceil fmod where,\n"
+"                    casts f32(a) i16(a) ...\n"
+"  --dtype T         the type computed in (default f32): f32 f64 i8 i16 i32\n"
+"                    i64 u8 u16 u32 u64; NAME:T=SHAPE gives an operand its\n"
+"                    own stored type, converted to T on load\n"
+"  --out-dtype T     the result's stored type (default T; u8 for comparisons\n"
+"                    and logical ops)\n"
+"  --name NAME       the function's name (default: FILE without .c)\n"
+"  --axis K          Paddle's elementwise axis for two operands x, y\n"
+"                    (-1 is the NumPy rule, the default without --axis)\n"
+"  --inplace         the result is written into the first operand, whose\n"
+"                    shape it must have\n"
+"  --out-shape S     the result shape: copy broadcasts its operand to S;\n"
+"                    any other op checks that its result is S\n"
+"  --strategy S      auto (default), unroll (a statement per element) or\n"
+"                    loops (a loop nest)\n"
+"  --unroll-limit N  elements unrolled at most (default 16, at most 4096)\n"
+"\n"
+"other options:\n"
+"  --templates DIR   read templates from DIR instead of the built-in ones\n"
+"  --dump-lua NAME   print the Lua that template NAME compiles to\n"
+"  -h, --help        print this help\n"
+"  --version         print the version\n"
+"\n"
+"exit status: 0 success; 1 bad input (a shape, an op or dtype, an axis,\n"
+"shapes that do not broadcast, an in-place result of another shape, an\n"
+"unroll past the limit, an expression or a spec file, a template error, a\n"
+"file that cannot be written), and then no file is written or changed; 2\n"
+"bad usage (an unknown option, a missing argument).\n";
+
+/* The options that say what to do rather than what the kernel is. */
+static const struct action {
+	const char *option;	/* "-o" */
+	const char *alias;	/* "--output", or NULL */
+	int takes_value;	/* else a flag, an int in struct cli */
+	size_t offset;		/* of its field in struct cli */
+} actions[] = {
+	{"-o", "--output", 1, offsetof(struct cli, output)},
+	{"-MT", "--depfile-target", 1, offsetof(struct cli, dep_target)},
+	{"-M", "--depfile", 1, offsetof(struct cli, depfile)},
+	{"--templates", NULL, 1, offsetof(struct cli, tmpldir)},
+	{"--dump-lua", NULL, 1, offsetof(struct cli, dump_lua)},
+	{"--name", NULL, 1, offsetof(struct cli, name)},
+	{"--shape", NULL, 0, offsetof(struct cli, shape)},
+	{"--explain", NULL, 0, offsetof(struct cli, explain)},
+	{NULL, NULL, 0, 0}
+};
+
+/* Print a usage error and exit with status 2. */
+static void
+usage_error(const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "%s: error: ", progname);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "\ntry '%s --help'\n", progname);
+	exit(EXIT_USAGE);
+}
+
+/*
+** If ARGV[*I] is the option NAME, return its value ("--axis K",
+** "--axis=K", or for a one-letter option "-oFILE"), or "" for a flag,
+** and advance *I past it; else NULL.
+*/
+static const char *
+option_value(int argc, char **argv, int *i, const char *name, int takes_value)
+{
+	size_t n = strlen(name);
+	const char *arg = argv[*i];
+
+	if (strncmp(arg, name, n) != 0)
+		return NULL;
+	if (!takes_value)
+		return arg[n] == '\0' ? "" : NULL;
+	if (arg[n] == '=' && n > 2)
+		return arg + n + 1;
+	if (arg[n] != '\0')
+		return n == 2 ? arg + n : NULL;
+	if (*i + 1 >= argc)
+		usage_error("option '%s' needs a value", name);
+	return argv[++*i];
+}
+
+/* Return the file name of PATH, without its directory. */
+const char *
+cli_base_name(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+
+	return slash ? slash + 1 : path;
+}
+
+/* Return 1 if ARG names a spec file: NAME.lua, not an operand. */
+static int
+is_spec(const char *arg)
+{
+	size_t n = strlen(arg);
+
+	return !strchr(arg, '=') && n > 4 && strcmp(arg + n - 4, ".lua") == 0;
+}
+
+/* Set the action or the kernel field that ARGV[*I] names; return 0 if none does. */
+static int
+take_option(int argc, char **argv, int *i, struct cli *c, struct desc *d)
+{
+	struct strbuf err = {0}, opt = {0};
+	const char *v;
+	int k;
+
+	for (const struct action *a = actions; a->option; a++)
+		if ((v = option_value(argc, argv, i, a->option, a->takes_value))
+		    || (a->alias && (v = option_value(argc, argv, i, a->alias, a->takes_value)))) {
+			char *field = (char *)c + a->offset;
+
+			if (a->takes_value)
+				*(const char **)(void *)field = v;
+			else
+				*(int *)(void *)field = 1;
+			return 1;
+		}
+	sb_addn(&opt, argv[*i], strcspn(argv[*i], "="));
+	k = field_find(opt.s, FROM_CLI);
+	v = k < 0 ? NULL : option_value(argc, argv, i, opt.s, field_takes_value(k));
+	sb_free(&opt);
+	if (k >= 0 && !v)
+		usage_error("option '%s' takes no value", argv[*i]);
+	if (k < 0)
+		return 0;
+	if (field_set(d, k, v, &err) != 0)
+		die("%s", err.s);
+	return 1;
+}
+
+/*
+** Read the command line into C (what to do) and D (the kernel, its
+** computation read and checked). Exits on any error in it: 2 for bad
+** usage, 1 for bad input.
+*/
+void
+cli_read(int argc, char **argv, struct cli *c, struct desc *d)
+{
+	struct strbuf err = {0}, where = {0};
+	int only_operands = 0, status;
+
+	memset(c, 0, sizeof *c);
+	desc_init(d, FROM_CLI);
+	for (int i = 1; i < argc; i++) {
+		const char *arg = argv[i];
+
+		if (!only_operands && is_spec(arg)) {
+			if (c->spec)
+				usage_error("two spec files: '%s' and '%s'", c->spec, arg);
+			c->spec = arg;
+		} else if (only_operands || arg[0] != '-') {
+			if (desc_add_operand(d, arg, &err) != 0)
+				die("%s", err.s);
+		} else if (strcmp(arg, "--") == 0) {
+			only_operands = 1;
+		} else if (strcmp(arg, "-h") == 0 || strcmp(arg, "--help") == 0) {
+			fputs(usage_text, stdout);
+			exit(EXIT_OK);
+		} else if (strcmp(arg, "--version") == 0) {
+			puts("bcastgen " VERSION);
+			exit(EXIT_OK);
+		} else if (!take_option(argc, argv, &i, c, d)) {
+			usage_error("unknown option '%s'", arg);
+		}
+	}
+	if (c->output) {
+		const char *base = cli_base_name(c->output);
+		size_t n = strlen(base);
+
+		if (n < 3 || strcmp(base + n - 2, ".c") != 0)
+			die("output file '%s' does not end in .c", c->output);
+	}
+	if (c->spec) {
+		if (d->nops > 0 || d->given || c->name)
+			usage_error("with a spec file, operands and kernel options go in the spec");
+		if (!c->output)
+			usage_error("a spec file needs -o FILE.c");
+		return;
+	}
+	if (c->depfile && !c->output)
+		usage_error("-M needs -o: the depfile lists what the outputs depend on");
+	if (d->nops == 0 && c->dump_lua)
+		return;
+	if (c->name)
+		d->name = xstrdup(c->name);
+	if ((status = desc_finish(d, &where, &err)) == EXIT_USAGE)
+		usage_error("%s", err.s);
+	if (status != 0 && where.s)
+		die_at(where.s, "%s", err.s);
+	if (status != 0)
+		die("%s", err.s);
+}

@@ -1,0 +1,24 @@
+/*
+** cli.h: the command line: what to do, and the kernel it describes.
+*/
+#ifndef CLI_H
+#define CLI_H
+
+#include "desc.h"
+
+struct cli {
+	int shape;		/* --shape */
+	int explain;		/* --explain */
+	const char *output;	/* -o FILE.c, or NULL */
+	const char *depfile;	/* -M FILE, or NULL */
+	const char *dep_target;	/* -MT TARGET, or NULL: the outputs */
+	const char *tmpldir;	/* --templates DIR, or NULL */
+	const char *dump_lua;	/* --dump-lua NAME, or NULL */
+	const char *spec;	/* a spec file, or NULL */
+	const char *name;	/* --name, or NULL */
+};
+
+void cli_read(int argc, char **argv, struct cli *c, struct desc *d);
+const char *cli_base_name(const char *path);
+
+#endif

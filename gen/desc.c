@@ -1,0 +1,161 @@
+/*
+** desc.c: a kernel description's life: operands added one by one,
+** options set through fields.c, then desc_finish checks that they agree
+** and reads the computation (an --expr parsed, or the --op applied to
+** the operands) into one expression tree, its types checked.
+*/
+#include <stdlib.h>
+#include <string.h>
+
+#include "desc.h"
+
+/* Start D empty, with the defaults: add, f32, NumPy's rule, auto. */
+void
+desc_init(struct desc *d, enum desc_source source)
+{
+	memset(d, 0, sizeof *d);
+	d->source = source;
+	d->op = op_find("add");
+	d->dtype = dtype_find("f32");
+	d->axis = BCAST_NUMPY_AXIS;
+	d->strategy = PLAN_AUTO;
+	d->unroll_limit = PLAN_UNROLL_DEFAULT;
+}
+
+/* Add the operand written TEXT ("x:i16=3,4"); its name must be new. */
+int
+desc_add_operand(struct desc *d, const char *text, struct strbuf *err)
+{
+	struct operand *op;
+
+	if (d->nops == BCAST_MAX_OPERANDS) {
+		sb_printf(err, "more than %d operands", BCAST_MAX_OPERANDS);
+		return -1;
+	}
+	/* one more than the inputs: copy's out shape goes last */
+	d->operand = xrealloc(d->operand, (size_t)(d->nops + 2) * sizeof *d->operand);
+	op = &d->operand[d->nops];
+	if (operand_parse(text, op, err) != 0)
+		return -1;
+	if (op->dtype[0] && !dtype_find(op->dtype)) {
+		sb_printf(err, "unknown dtype '%s' of operand '%s': expected ", op->dtype,
+		          op->name);
+		dtype_list(err);
+		return -1;
+	}
+	for (int i = 0; i < d->nops; i++)
+		if (strcmp(d->operand[i].name, op->name) == 0) {
+			sb_printf(err, "operand '%s' is given twice", op->name);
+			return -1;
+		}
+	d->nops++;
+	return 0;
+}
+
+/* Append "give --op or --expr, not both" with D's names for the two fields. */
+static void
+both_given(struct strbuf *err, const struct desc *d, const char *a, const char *b)
+{
+	sb_add(err, "give ");
+	field_label(err, d->source, a);
+	sb_add(err, " or ");
+	field_label(err, d->source, b);
+	sb_add(err, ", not both");
+}
+
+/*
+** Check that D's fields agree and read its computation into d->expr,
+** types checked. Return 0; or, with the message in ERR (and, for an
+** error in the expression, its place "expr:LINE:COL" in WHERE, the
+** message then followed by the line and a caret), EXIT_USAGE for fields
+** that cannot go together or are missing, EXIT_INPUT otherwise.
+*/
+int
+desc_finish(struct desc *d, struct strbuf *where, struct strbuf *err)
+{
+	const char *names[BCAST_MAX_OPERANDS];
+	int r;
+
+	if (d->nops == 0) {
+		sb_add(err, d->source == FROM_CLI ? "no operands: give at least one NAME=SHAPE"
+		       : "no operands: list them in order, as \"x=2,3\", \"y=3\"");
+		return EXIT_USAGE;
+	}
+	if (d->expr_src && (d->given & (1u << field_find("op", FROM_SPEC)))) {
+		both_given(err, d, "op", "expr");
+		return EXIT_USAGE;
+	}
+	if (d->expr_src) {
+		for (int i = 0; i < d->nops; i++)
+			names[i] = d->operand[i].name;
+		r = expr_parse(&d->expr, d->expr_src, names, d->nops, err);
+	} else {
+		if (op_check(d->op, d->nops, d->dtype, err) != 0)
+			return EXIT_INPUT;
+		if (d->op->kind == OP_COPY && !d->has_out_shape) {
+			sb_add(err, "op 'copy' needs ");
+			field_label(err, d->source, "out_shape");
+			sb_printf(err, ": the shape to broadcast '%s' to", d->operand[0].name);
+			return EXIT_INPUT;
+		}
+		expr_from_op(&d->expr, d->op, d->nops);
+		r = 0;
+	}
+	if (r == 0)
+		r = expr_check(&d->expr, d->dtype, err);
+	if (r != 0 && d->expr.err_pos >= 0) {
+		expr_where(where, &d->expr, "expr");
+		sb_add(err, "\n");
+		expr_caret(err, &d->expr);
+	}
+	return r == 0 ? 0 : EXIT_INPUT;
+}
+
+/* Append D's computation as NumPy would write it: "x + y", "maximum(x, y)". */
+void
+desc_formula(struct strbuf *sb, const struct desc *d)
+{
+	const char *names[BCAST_MAX_OPERANDS];
+
+	if (d->expr_src) {
+		expr_text(sb, &d->expr, d->expr.root);
+		return;
+	}
+	for (int i = 0; i < d->nops; i++)
+		names[i] = d->operand[i].name;
+	op_formula(sb, d->op, names, d->nops);
+}
+
+/*
+** Append the command that makes D's kernel NAME, in canonical order:
+** "bcastgen --op add --dtype f32 --name k x=2,3 y=3", then where a spec
+** declared it.
+*/
+void
+desc_command(struct strbuf *sb, const struct desc *d, const char *name)
+{
+	sb_add(sb, "bcastgen");
+	field_show(sb, d);
+	sb_printf(sb, " --name %s", name);
+	for (int i = 0; i < d->nops; i++) {
+		const struct operand *op = &d->operand[i];
+
+		sb_printf(sb, " %s%s%s=", op->name, op->dtype[0] ? ":" : "", op->dtype);
+		for (int k = 0; k < op->shape.rank; k++)
+			sb_printf(sb, k ? ",%llu" : "%llu", (unsigned long long)op->shape.dim[k]);
+	}
+	if (d->origin)
+		sb_printf(sb, " (%s)", d->origin);
+}
+
+/* Free what D holds. */
+void
+desc_free(struct desc *d)
+{
+	free(d->name);
+	free(d->expr_src);
+	free(d->origin);
+	free(d->operand);
+	expr_free(&d->expr);
+	memset(d, 0, sizeof *d);
+}

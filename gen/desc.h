@@ -1,0 +1,58 @@
+/*
+** desc.h: one kernel as its user describes it: operands, options and
+** the computation. The command line (cli.c) and a spec kernel (spec.c)
+** fill it through one table of fields (fields.c), so both share one set
+** of checks and messages; only the way a field is named differs.
+*/
+#ifndef DESC_H
+#define DESC_H
+
+#include "expr.h"
+#include "plan.h"
+
+/* Where a description comes from: its messages name fields its way. */
+enum desc_source {
+	FROM_CLI,		/* options: "--axis" */
+	FROM_SPEC		/* fields: "field 'axis'" */
+};
+
+struct desc {
+	enum desc_source source;
+	char *name;			/* the function's, or NULL: from -o */
+	struct operand *operand;	/* inputs, and room for copy's out shape */
+	int nops;			/* inputs */
+	const struct op *op;		/* --op, add by default */
+	char *expr_src;			/* --expr, or NULL */
+	const struct dtype *dtype;	/* --dtype */
+	const struct dtype *out_dtype;	/* --out-dtype, or NULL: the root's */
+	int axis_mode;			/* --axis given */
+	int axis;			/* its value, or BCAST_NUMPY_AXIS */
+	int inplace;			/* --inplace */
+	int has_out_shape;		/* --out-shape given */
+	struct operand out_shape;	/* its shape, named "out" */
+	enum plan_strategy strategy;	/* --strategy */
+	uint64_t unroll_limit;		/* --unroll-limit */
+	unsigned given;			/* bit k: row k of the field table was set */
+	char *origin;			/* a spec's "kernel 'k' of net.lua, line 3" */
+	int line;			/* the line a spec declares it on, or 0 */
+	struct expr expr;		/* the computation, once desc_finish ran */
+};
+
+/* desc.c: a description's life. */
+void desc_init(struct desc *d, enum desc_source source);
+int desc_add_operand(struct desc *d, const char *text, struct strbuf *err);
+int desc_finish(struct desc *d, struct strbuf *where, struct strbuf *err);
+void desc_formula(struct strbuf *sb, const struct desc *d);
+void desc_command(struct strbuf *sb, const struct desc *d, const char *name);
+void desc_free(struct desc *d);
+
+/* fields.c: the kernel's options, one row each. */
+int field_find(const char *name, enum desc_source source);
+const char *field_name(int k);
+int field_takes_value(int field);
+int field_set(struct desc *d, int field, const char *value, struct strbuf *err);
+void field_label(struct strbuf *sb, enum desc_source source, const char *name);
+void field_list(struct strbuf *sb);
+void field_show(struct strbuf *sb, const struct desc *d);
+
+#endif
