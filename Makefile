@@ -23,7 +23,7 @@ GEN_SRCS = gen/main.c gen/cli.c gen/desc.c gen/fields.c gen/names.c gen/util.c \
 CORE_OBJS = $(O)/obj/gen/util.o $(O)/obj/gen/shape.o $(O)/obj/gen/bcast.o \
 	$(O)/obj/gen/ops.o $(O)/obj/gen/expr.o $(O)/obj/gen/plan.o
 GEN_OBJS = $(GEN_SRCS:%.c=$(O)/obj/%.o) $(O)/obj/embedded.o
-EMBEDDED = gen/tmpl.lua templates/lib.lua $(wildcard templates/*.lt)
+EMBEDDED = gen/tmpl.lua templates/lib.lua templates/c.lua $(wildcard templates/*.lt)
 UNIT_SRCS = $(wildcard tests/t0*.c)
 UNIT_TESTS = $(UNIT_SRCS:%.c=$(O)/%)
 

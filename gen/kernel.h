@@ -13,8 +13,6 @@ struct kernel {
 	char *command;			/* the canonical command that makes it */
 	char *formula;			/* the computation as NumPy would write it */
 	struct expr *expr;		/* the computation: the description's */
-	struct expr_temp *temps;	/* PLAN_LOOPS: its parts computed in outer loops */
-	int ntemps;
 	const struct dtype *dtype;	/* the computation's */
 	const struct dtype *out_dtype;	/* the result's as stored */
 	const struct dtype *in_dtype[BCAST_MAX_OPERANDS];	/* each input's */

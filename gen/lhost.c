@@ -243,18 +243,25 @@ push_template(lua_State *L, const char *name, int optional)
 	return 0;
 }
 
+/* The Lua helpers every template can call, run before it in its environment. */
+static const char *const helpers[] = {
+	"lib.lua",	/* layout: tables, tuples, lists of names */
+	"c.lua",	/* C's spelling of types, values and signatures */
+	NULL
+};
+
 /*
 ** Call tmpl.FN(source, name, ...) for template NAME, with NARGS more
 ** arguments on the stack (popped), and append the string result to OUT.
-** With LIB, lib.lua's source and name come before the arguments.
+** With WITH_HELPERS, each helper's source and name come before the arguments.
 ** Return 0, or -1 with the error printed.
 */
 static int
-call_tmpl(lua_State *L, const char *fn, const char *name, int lib, int nargs,
+call_tmpl(lua_State *L, const char *fn, const char *name, int with_helpers, int nargs,
           struct strbuf *out)
 {
 	int base = lua_gettop(L) - nargs;
-	int pushed = lib ? 4 : 2;
+	int pushed = 2;
 	size_t len;
 	const char *s;
 
@@ -262,11 +269,15 @@ call_tmpl(lua_State *L, const char *fn, const char *name, int lib, int nargs,
 	lua_getfield(L, -1, fn);
 	lua_remove(L, -2);
 	lua_insert(L, base + 1);
-	if (push_template(L, name, 0) != 0
-	    || (lib && push_template(L, "lib.lua", 1) != 0)) {
+	if (push_template(L, name, 0) != 0) {
 		lua_settop(L, base);
 		return -1;
 	}
+	for (int i = 0; with_helpers && helpers[i]; i++, pushed += 2)
+		if (push_template(L, helpers[i], 1) != 0) {
+			lua_settop(L, base);
+			return -1;
+		}
 	lua_rotate(L, base + 2, pushed);
 	if (docall(L, pushed + nargs) != 0)
 		return -1;

@@ -125,19 +125,18 @@ describe(const struct run *r, struct desc *d, struct kernel *k, struct strbuf *e
 }
 
 /*
-** Plan kernel K: the walk over the result, and the parts of its
-** computation done once in outer loops. Append any error to ERR.
+** Plan kernel K: every decision about its code. Append any error to ERR.
 */
 static void
 plan(struct kernel *k, struct strbuf *err)
 {
 	const struct desc *d = k->desc;
+	struct plan_request rq = {
+		d->nops, d->inplace, d->strategy, d->unroll_limit, &d->expr, d->dtype,
+		k->in_dtype, k->out_dtype
+	};
 
-	if (plan_build(&k->plan, &k->b, d->nops, d->strategy, d->unroll_limit, k->expr->n,
-	               err) != 0)
-		return;
-	if (k->plan.strategy == PLAN_LOOPS)
-		k->ntemps = expr_hoist(k->expr, k->plan.hoist, k->plan.nloops, &k->temps);
+	plan_build(&k->plan, &k->b, &rq, err);
 }
 
 /* Render kernel K's function and header part into C and H; exit on a template error. */
@@ -148,7 +147,7 @@ render_kernel(struct run *r, const struct kernel *k, struct strbuf *c, struct st
 	lua_pushvalue(r->L, -1);
 	if (lhost_render(r->L, "kernel.c.lt", c) != 0 || lhost_render(r->L, "kernel.h.lt", h) != 0)
 		exit(EXIT_INPUT);
-	r->libm |= expr_needs_libm(k->expr);
+	r->libm |= k->plan.libm;
 }
 
 /* Free what the phases put in K. */
@@ -156,7 +155,6 @@ static void
 kernel_free(struct kernel *k)
 {
 	plan_free(&k->plan);
-	free(k->temps);
 	free(k->name);
 	free(k->command);
 	free(k->formula);

@@ -156,66 +156,113 @@ set_ints(lua_State *L, const char *key, const int64_t *v, int n)
 	lua_setfield(L, -2, key);
 }
 
-/* Set the loops of plan P: each {extent, strides = {inputs..., output}}. */
+/* Set the loops of plan P: each {extent, counter, strides, moves}, inputs then output. */
 static void
 set_loops(lua_State *L, const struct plan *p)
 {
+	static const char *const moves[] = {"none", "pointer", "index"};
+	static const char *const counters[] = {"size"};
+
 	lua_createtable(L, p->nloops, 0);
 	for (int l = 0; l < p->nloops; l++) {
-		lua_createtable(L, 0, 2);
-		set_int(L, "extent", (long long)p->extent[l]);
-		set_ints(L, "strides", p->stride[l], p->nin + 1);
+		const struct plan_loop *loop = &p->loop[l];
+
+		lua_createtable(L, 0, 4);
+		set_int(L, "extent", (long long)loop->extent);
+		set_str(L, "counter", counters[loop->counter]);
+		set_ints(L, "strides", loop->stride, p->nin + 1);
+		lua_createtable(L, p->nin + 1, 0);
+		for (int i = 0; i <= p->nin; i++) {
+			lua_pushstring(L, moves[loop->move[i]]);
+			lua_rawseti(L, -2, i + 1);
+		}
+		lua_setfield(L, -2, "moves");
 		lua_rawseti(L, -2, l + 1);
 	}
 	lua_setfield(L, -2, "loops");
 }
 
-/*
-** Set field KEY to the value stored in each element: the root of K's
-** computation converted to the output's dtype. With USE_TEMPS, the
-** temporaries appear by name.
-*/
+/* Set the reads of plan P: per input {level (0-based), into_local, via_output, uses}. */
 static void
-set_result(lua_State *L, const char *key, const struct kernel *k, int use_temps)
+set_reads(lua_State *L, const struct plan *p)
 {
-	const struct expr *e = k->expr;
-	struct ctext v, r;
+	lua_createtable(L, p->nin, 0);
+	for (int i = 0; i < p->nin; i++) {
+		const struct plan_read *r = &p->read[i];
 
-	expr_value(&v, e, e->root, k->dtype, k->in_dtype, use_temps);
-	dtype_convert(&r, &v, e->node[e->root].type, k->out_dtype);
-	set_str(L, key, r.s.s);
-	sb_free(&v.s);
-	sb_free(&r.s);
+		lua_createtable(L, 0, 4);
+		set_int(L, "level", r->level);
+		set_bool(L, "into_local", r->into_local);
+		set_bool(L, "via_output", r->via_output);
+		set_int(L, "uses", r->uses);
+		lua_rawseti(L, -2, i + 1);
+	}
+	lua_setfield(L, -2, "reads");
 }
 
 /*
-** Set the temporaries of K: each {name, ctype, level, expr, text}, computed
-** just before loop LEVEL (0-based) from EXPR; TEXT is its source, if any.
+** Set the values of K's plan, the root last: each {kind, type, ...} as
+** plan.h describes it, indices 1-based, with the text of the expression
+** node it computes when the user wrote one.
 */
 static void
-set_temps(lua_State *L, const struct kernel *k)
+set_values(lua_State *L, const struct kernel *k)
 {
-	lua_createtable(L, k->ntemps, 0);
-	for (int j = 0; j < k->ntemps; j++) {
-		int i = k->temps[j].node;
-		struct strbuf sb = {0};
-		struct ctext name, def;
+	static const char *const kinds[] = {"read", "literal", "op", "convert"};
+	static const char *const forms[] = {"infix", "prefix", "helper", "compare", "logical",
+	                                    "not", "select", "pass"};
+	static const char *const converts[] = {"none", "cast", "wrap", "saturate"};
+	const struct plan *p = &k->plan;
 
-		expr_value(&name, k->expr, i, k->dtype, k->in_dtype, 1);
-		expr_emit(&def, k->expr, i, k->dtype, k->in_dtype, 1);
-		lua_createtable(L, 0, 5);
-		set_str(L, "name", name.s.s);
-		set_str(L, "ctype", k->expr->node[i].type->ctype);
-		set_int(L, "level", k->temps[j].level);
-		set_str(L, "expr", def.s.s);
-		sb_free(&name.s);
-		sb_free(&def.s);
-		if (k->expr->src) {
-			expr_text(&sb, k->expr, i);
-			set_str(L, "text", sb.s);
-			sb_free(&sb);
+	lua_createtable(L, p->nvalues, 0);
+	for (int i = 0; i < p->nvalues; i++) {
+		const struct plan_value *v = &p->value[i];
+
+		lua_createtable(L, 0, 12);
+		set_str(L, "kind", kinds[v->kind]);
+		set_str(L, "type", v->type->name);
+		set_bool(L, "is_bool", v->is_bool);
+		set_int(L, "level", v->level);
+		if (v->temp >= 0)
+			set_int(L, "temp", v->temp);
+		if (v->kind == VALUE_READ)
+			set_int(L, "operand", v->operand + 1);
+		if (v->kind == VALUE_LITERAL) {
+			set_bool(L, "negative", v->negative);
+			set_bool(L, "minimum", v->minimum);
+			set_str(L, "digits", v->digits);
 		}
-		lua_rawseti(L, -2, j + 1);
+		if (v->kind == VALUE_OP) {
+			set_str(L, "form", forms[v->form]);
+			if (v->op) {
+				set_str(L, "op", v->op->name);
+				if (v->op->helper)
+					set_str(L, "helper", v->op->helper);
+				set_str(L, "calc", v->calc->name);
+			}
+		}
+		if (v->kind == VALUE_CONVERT)
+			set_str(L, "convert", converts[v->convert]);
+		lua_createtable(L, v->nargs, 0);
+		for (int a = 0; a < v->nargs; a++) {
+			lua_pushinteger(L, v->arg[a] + 1);
+			lua_rawseti(L, -2, a + 1);
+		}
+		lua_setfield(L, -2, "args");
+		if (v->source >= 0 && k->expr->src) {
+			struct strbuf text = {0};
+
+			expr_text(&text, k->expr, v->source);
+			set_str(L, "text", text.s);
+			sb_free(&text);
+		}
+		lua_rawseti(L, -2, i + 1);
+	}
+	lua_setfield(L, -2, "values");
+	lua_createtable(L, p->ntemps, 0);
+	for (int t = 0; t < p->ntemps; t++) {
+		lua_pushinteger(L, p->temps[t] + 1);
+		lua_rawseti(L, -2, t + 1);
 	}
 	lua_setfield(L, -2, "temps");
 }
@@ -223,59 +270,54 @@ set_temps(lua_State *L, const struct kernel *k)
 /*
 ** Push the model of kernel K for templates/kernel.c.lt and kernel.h.lt:
 ** the model of its broadcast (model_push_bcast) with the operands cut to
-** the inputs, and the kernel's names, types, expression and plan.
+** the inputs, its names and types, and its plan as data.
 */
 void
 model_push_kernel(lua_State *L, const struct kernel *k)
 {
 	const struct plan *p = &k->plan;
 	const struct bcast *b = &k->b;
-	struct strbuf sb = {0};
 	int64_t out_strides[SHAPE_MAX_RANK], acc = 1;
 
 	model_push_bcast(L, b, k->inplace);
 	lua_getfield(L, -1, "operands");
-	for (int i = 0; i < b->nops; i++) {
+	for (int i = k->nin; i < b->nops; i++) {	/* the out shape of copy: not an input */
+		lua_pushnil(L);
+		lua_rawseti(L, -2, i + 1);
+	}
+	for (int i = 0; i < k->nin; i++) {
 		lua_rawgeti(L, -1, i + 1);
-		if (i < k->nin) {
-			set_str(L, "ctype", k->in_dtype[i]->ctype);
-			set_str(L, "dtype", k->in_dtype[i]->name);
-			set_int(L, "hoist", p->hoist[i]);
-			set_int(L, "uses", expr_uses(k->expr, i));
-		}
+		set_str(L, "dtype", k->in_dtype[i]->name);
 		lua_pop(L, 1);
-		if (i >= k->nin) {	/* the --out-shape of copy: not an input */
-			lua_pushnil(L);
-			lua_rawseti(L, -2, i + 1);
-		}
 	}
 	lua_pop(L, 1);
 
 	set_str(L, "name", k->name);
-	for (const char *c = k->name; *c; c++)
-		sb_printf(&sb, "%c", *c >= 'a' && *c <= 'z' ? *c - 'a' + 'A' : *c);
-	set_str(L, "NAME", sb.s);
-	sb_free(&sb);
 	set_str(L, "command", k->command);
 	set_str(L, "formula", k->formula);
 	set_str(L, "dtype", k->dtype->name);
-	set_str(L, "ctype", k->dtype->ctype);
 	set_str(L, "out_dtype", k->out_dtype->name);
-	set_str(L, "out_ctype", k->out_dtype->ctype);
-	set_bool(L, "libm", expr_needs_libm(k->expr));
-	set_result(L, "expr", k, 0);
-	set_result(L, "loop_expr", k, 1);
-	set_temps(L, k);
-
-	set_str(L, "strategy", plan_strategy_name(p->strategy));
 	for (int d = b->rank - 1; d >= 0; d--) {
 		out_strides[d] = acc;
 		acc *= (int64_t)b->dim[d];
 	}
 	set_ints(L, "out_strides", out_strides, b->rank);
+
+	lua_createtable(L, 0, 10);
+	for (const struct dtype *t = dtype_table(); t->name; t++) {
+		lua_createtable(L, 0, 3);
+		set_bool(L, "is_float", t->is_float);
+		set_bool(L, "is_signed", t->is_signed);
+		set_int(L, "bits", t->bits);
+		lua_setfield(L, -2, t->name);
+	}
+	lua_setfield(L, -2, "dtypes");
+	set_str(L, "strategy", plan_strategy_name(p->strategy));
 	set_loops(L, p);
+	set_reads(L, p);
+	set_values(L, k);
 	if (p->strategy == PLAN_UNROLL) {
-		uint64_t n = p->count * (uint64_t)p->nin;
+		uint64_t n = p->count * (uint64_t)(p->nin + 1);
 
 		lua_createtable(L, (int)n, 0);
 		for (uint64_t j = 0; j < n; j++) {

@@ -29,42 +29,42 @@ static const struct dtype dtypes[] = {
 
 static const struct op ops[] = {
 	/* name             alias       args   kind     types          infix float helper  libm symbol */
-	{"add",            "add",      1, 0, OP_ARITH, OP_ANY_TYPE, NULL, "+", "add", 0, "+"},
-	{"subtract",       "sub",      2, 2, OP_ARITH, OP_ANY_TYPE, NULL, "-", "sub", 0, "-"},
-	{"multiply",       "mul",      1, 0, OP_ARITH, OP_ANY_TYPE, NULL, "*", "mul", 0, "*"},
-	{"divide",         "div",      2, 2, OP_ARITH, OP_ANY_TYPE, NULL, "/", "div", 0, "/"},
-	{"floor_divide",   "floordiv", 2, 2, OP_ARITH, OP_ANY_TYPE, NULL, NULL, "floordiv", 1, "//"},
-	{"remainder",      "mod",      2, 2, OP_ARITH, OP_ANY_TYPE, NULL, NULL, "mod", 1, "%"},
-	{"fmod",           "fmod",     2, 2, OP_ARITH, OP_ANY_TYPE, NULL, NULL, "fmod", 1, "fmod"},
-	{"power",          "pow",      2, 2, OP_ARITH, OP_ANY_TYPE, NULL, NULL, "pow", 1, "**"},
-	{"maximum",        "max",      1, 0, OP_ARITH, OP_ANY_TYPE, NULL, NULL, "max", 0, "maximum"},
-	{"minimum",        "min",      1, 0, OP_ARITH, OP_ANY_TYPE, NULL, NULL, "min", 0, "minimum"},
-	{"negative",       "neg",      1, 1, OP_ARITH, OP_ANY_TYPE, NULL, "-", "neg", 0, "-"},
-	{"absolute",       "abs",      1, 1, OP_ARITH, OP_ANY_TYPE, NULL, NULL, "abs", 1, "absolute"},
-	{"sqrt",           "sqrt",     1, 1, OP_ARITH, OP_FLOAT_TYPES, NULL, NULL, "sqrt", 1, "sqrt"},
-	{"exp",            "exp",      1, 1, OP_ARITH, OP_FLOAT_TYPES, NULL, NULL, "exp", 1, "exp"},
-	{"log",            "log",      1, 1, OP_ARITH, OP_FLOAT_TYPES, NULL, NULL, "log", 1, "log"},
-	{"floor",          "floor",    1, 1, OP_ARITH, OP_FLOAT_TYPES, NULL, NULL, "floor", 1, "floor"},
-	{"ceil",           "ceil",     1, 1, OP_ARITH, OP_FLOAT_TYPES, NULL, NULL, "ceil", 1, "ceil"},
-	{"equal",          "eq",       2, 2, OP_BOOL, OP_ANY_TYPE, "==", NULL, "eq", 0, "=="},
-	{"not_equal",      "ne",       2, 2, OP_BOOL, OP_ANY_TYPE, "!=", NULL, "ne", 0, "!="},
-	{"less",           "lt",       2, 2, OP_BOOL, OP_ANY_TYPE, "<", NULL, "lt", 0, "<"},
-	{"less_equal",     "le",       2, 2, OP_BOOL, OP_ANY_TYPE, "<=", NULL, "le", 0, "<="},
-	{"greater",        "gt",       2, 2, OP_BOOL, OP_ANY_TYPE, ">", NULL, "gt", 0, ">"},
-	{"greater_equal",  "ge",       2, 2, OP_BOOL, OP_ANY_TYPE, ">=", NULL, "ge", 0, ">="},
-	{"logical_and",    "and",      2, 2, OP_BOOL, OP_ANY_TYPE, "&&", NULL, NULL, 0, "and"},
-	{"logical_or",     "or",       2, 2, OP_BOOL, OP_ANY_TYPE, "||", NULL, NULL, 0, "or"},
-	{"logical_xor",    "xor",      2, 2, OP_BOOL, OP_ANY_TYPE, "!=", NULL, NULL, 0, "xor"},
-	{"logical_not",    "not",      1, 1, OP_BOOL, OP_ANY_TYPE, NULL, NULL, NULL, 0, "not"},
-	{"bitwise_and",    "bitwise_and", 2, 2, OP_ARITH, OP_INT_TYPES, NULL, NULL, "and", 0, "&"},
-	{"bitwise_or",     "bitwise_or",  2, 2, OP_ARITH, OP_INT_TYPES, NULL, NULL, "or", 0, "|"},
-	{"bitwise_xor",    "bitwise_xor", 2, 2, OP_ARITH, OP_INT_TYPES, NULL, NULL, "xor", 0, "^"},
-	{"invert",         "invert",   1, 1, OP_ARITH, OP_INT_TYPES, NULL, NULL, "not", 0, "~"},
-	{"left_shift",     "shl",      2, 2, OP_ARITH, OP_INT_TYPES, NULL, NULL, "shl", 0, "<<"},
-	{"right_shift",    "shr",      2, 2, OP_ARITH, OP_INT_TYPES, NULL, NULL, "shr", 0, ">>"},
-	{"where",          "where",    3, 3, OP_SELECT, OP_ANY_TYPE, NULL, NULL, NULL, 0, "where"},
-	{"copy",           "copy",     1, 1, OP_COPY, OP_ANY_TYPE, NULL, NULL, NULL, 0, "copy"},
-	{NULL, NULL, 0, 0, OP_ARITH, OP_ANY_TYPE, NULL, NULL, NULL, 0, NULL}
+	{"add",            "add",      1, 0, OP_ARITH, OP_ANY_TYPE, NULL, "+", "add", 0, "+", 0},
+	{"subtract",       "sub",      2, 2, OP_ARITH, OP_ANY_TYPE, NULL, "-", "sub", 0, "-", 0},
+	{"multiply",       "mul",      1, 0, OP_ARITH, OP_ANY_TYPE, NULL, "*", "mul", 0, "*", 0},
+	{"divide",         "div",      2, 2, OP_ARITH, OP_ANY_TYPE, NULL, "/", "div", 0, "/", 0},
+	{"floor_divide",   "floordiv", 2, 2, OP_ARITH, OP_ANY_TYPE, NULL, NULL, "floordiv", 1, "//", 0},
+	{"remainder",      "mod",      2, 2, OP_ARITH, OP_ANY_TYPE, NULL, NULL, "mod", 1, "%", 0},
+	{"fmod",           "fmod",     2, 2, OP_ARITH, OP_ANY_TYPE, NULL, NULL, "fmod", 1, "fmod", 0},
+	{"power",          "pow",      2, 2, OP_ARITH, OP_ANY_TYPE, NULL, NULL, "pow", 1, "**", 0},
+	{"maximum",        "max",      1, 0, OP_ARITH, OP_ANY_TYPE, NULL, NULL, "max", 0, "maximum", 0},
+	{"minimum",        "min",      1, 0, OP_ARITH, OP_ANY_TYPE, NULL, NULL, "min", 0, "minimum", 0},
+	{"negative",       "neg",      1, 1, OP_ARITH, OP_ANY_TYPE, NULL, "-", "neg", 0, "-", 0},
+	{"absolute",       "abs",      1, 1, OP_ARITH, OP_ANY_TYPE, NULL, NULL, "abs", 1, "absolute", 0},
+	{"sqrt",           "sqrt",     1, 1, OP_ARITH, OP_FLOAT_TYPES, NULL, NULL, "sqrt", 1, "sqrt", 0},
+	{"exp",            "exp",      1, 1, OP_ARITH, OP_FLOAT_TYPES, NULL, NULL, "exp", 1, "exp", 0},
+	{"log",            "log",      1, 1, OP_ARITH, OP_FLOAT_TYPES, NULL, NULL, "log", 1, "log", 0},
+	{"floor",          "floor",    1, 1, OP_ARITH, OP_FLOAT_TYPES, NULL, NULL, "floor", 1, "floor", 0},
+	{"ceil",           "ceil",     1, 1, OP_ARITH, OP_FLOAT_TYPES, NULL, NULL, "ceil", 1, "ceil", 0},
+	{"equal",          "eq",       2, 2, OP_BOOL, OP_ANY_TYPE, "==", NULL, "eq", 0, "==", 0},
+	{"not_equal",      "ne",       2, 2, OP_BOOL, OP_ANY_TYPE, "!=", NULL, "ne", 0, "!=", 0},
+	{"less",           "lt",       2, 2, OP_BOOL, OP_ANY_TYPE, "<", NULL, "lt", 0, "<", 0},
+	{"less_equal",     "le",       2, 2, OP_BOOL, OP_ANY_TYPE, "<=", NULL, "le", 0, "<=", 0},
+	{"greater",        "gt",       2, 2, OP_BOOL, OP_ANY_TYPE, ">", NULL, "gt", 0, ">", 0},
+	{"greater_equal",  "ge",       2, 2, OP_BOOL, OP_ANY_TYPE, ">=", NULL, "ge", 0, ">=", 0},
+	{"logical_and",    "and",      2, 2, OP_BOOL, OP_ANY_TYPE, "&&", NULL, NULL, 0, "and", 1},
+	{"logical_or",     "or",       2, 2, OP_BOOL, OP_ANY_TYPE, "||", NULL, NULL, 0, "or", 1},
+	{"logical_xor",    "xor",      2, 2, OP_BOOL, OP_ANY_TYPE, "!=", NULL, NULL, 0, "xor", 1},
+	{"logical_not",    "not",      1, 1, OP_BOOL, OP_ANY_TYPE, NULL, NULL, NULL, 0, "not", 1},
+	{"bitwise_and",    "bitwise_and", 2, 2, OP_ARITH, OP_INT_TYPES, NULL, NULL, "and", 0, "&", 0},
+	{"bitwise_or",     "bitwise_or",  2, 2, OP_ARITH, OP_INT_TYPES, NULL, NULL, "or", 0, "|", 0},
+	{"bitwise_xor",    "bitwise_xor", 2, 2, OP_ARITH, OP_INT_TYPES, NULL, NULL, "xor", 0, "^", 0},
+	{"invert",         "invert",   1, 1, OP_ARITH, OP_INT_TYPES, NULL, NULL, "not", 0, "~", 0},
+	{"left_shift",     "shl",      2, 2, OP_ARITH, OP_INT_TYPES, NULL, NULL, "shl", 0, "<<", 0},
+	{"right_shift",    "shr",      2, 2, OP_ARITH, OP_INT_TYPES, NULL, NULL, "shr", 0, ">>", 0},
+	{"where",          "where",    3, 3, OP_SELECT, OP_ANY_TYPE, NULL, NULL, NULL, 0, "where", 0},
+	{"copy",           "copy",     1, 1, OP_COPY, OP_ANY_TYPE, NULL, NULL, NULL, 0, "copy", 0},
+	{NULL, NULL, 0, 0, OP_ARITH, OP_ANY_TYPE, NULL, NULL, NULL, 0, NULL, 0}
 };
 
 const struct dtype *
@@ -74,6 +74,13 @@ dtype_find(const char *name)
 		if (strcmp(t->name, name) == 0)
 			return t;
 	return NULL;
+}
+
+/* Return the dtypes, ended by one without a name. */
+const struct dtype *
+dtype_table(void)
+{
+	return dtypes;
 }
 
 /* Append the dtypes' names: "f32 f64 i8 ...". */

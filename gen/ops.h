@@ -40,6 +40,7 @@ struct op {
 	const char *helper;	/* bc_HELPER_T otherwise (and comparisons of integers) */
 	int float_libm;		/* the float helper is in bc_math.h */
 	const char *symbol;	/* for comments: "x + y", as NumPy writes it */
+	int tests_truth;	/* logical ops: their arguments count as true if not 0 */
 };
 
 /* How tightly an emitted C expression binds, loosest first. */
@@ -61,6 +62,7 @@ struct ctext {
 
 const struct dtype *dtype_find(const char *name);
 void dtype_list(struct strbuf *sb);
+const struct dtype *dtype_table(void);
 void dtype_convert(struct ctext *r, const struct ctext *v, const struct dtype *from,
                    const struct dtype *to);
 const struct op *op_find(const char *name);

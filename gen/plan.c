@@ -1,15 +1,32 @@
 /*
-** plan.c: turn a broadcast into a walk over the result.
+** plan.c: turn a broadcast and a computation into the kernel IR, where
+** every decision about the code is made.
 **
-** Dimensions of size 1 in the result are dropped. Two neighbouring
-** dimensions d, d+1 merge into one loop when every operand (and the
-** output) has stride[d] == stride[d+1] * size[d+1]: both contiguous, or
-** both stretched. [8,64,56,56] + [64,1,1] becomes three loops (8, 64,
-** 3136); same shapes become one loop. An operand whose strides are 0 in
-** every loop from some loop L inwards is read once per iteration of the
-** loop outside L ("hoisted"): hoist[i] = L.
+** Loops. Dimensions of size 1 in the result are dropped. Two
+** neighbouring dimensions d, d+1 merge into one loop when every operand
+** (and the output) has stride[d] == stride[d+1] * size[d+1]: both
+** contiguous, or both stretched. [8,64,56,56] + [64,1,1] becomes three
+** loops (8, 64, 3136); same shapes become one loop.
+**
+** Moves. In an outer loop an operand that moves gets a pointer of its
+** own, advanced by its stride; in the innermost loop it is indexed by
+** the counter times its stride. A loop that does not move it (stride 0)
+** reads the same elements again.
+**
+** Reads. An input whose strides are 0 in every loop from some loop L
+** inwards is read once, into a local, before loop L ("hoisted"); one
+** that varies in the innermost loop is read there, into a local when the
+** value uses it twice.
+**
+** The value. The computation becomes a tree of typed nodes: reads,
+** literals, ops in their dtype with the form they are computed in, and
+** every conversion made explicit. The largest parts that vary only in
+** outer loops are computed once, in the loop where they vary.
 */
+#include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "plan.h"
 
@@ -23,7 +40,7 @@ plan_strategy_name(enum plan_strategy s)
 
 /*
 ** Fill P's loops from B: one per result dimension of size above 1, with
-** the strides of the NIN inputs and of the contiguous output, merging
+** the strides of the inputs and of the contiguous output, merging
 ** neighbours whose strides allow it.
 */
 static void
@@ -33,105 +50,304 @@ build_loops(struct plan *p, const struct bcast *b)
 
 	p->nloops = 0;
 	for (int d = b->rank - 1; d >= 0; d--) {
-		int64_t *s;
+		struct plan_loop *in = &p->loop[0];	/* the loop just inside, stored first */
 		int merge = p->nloops > 0;
 
 		if (b->dim[d] == 1)
 			continue;
+		for (int i = 0; i < p->nin && merge; i++)
+			merge = b->op[i].stride[d] == in->stride[i] * (int64_t)in->extent;
+		merge = merge && out_stride == in->stride[p->nin] * (int64_t)in->extent;
 		if (merge) {
-			int in = 0;	/* the loop just inside, stored first */
-			int64_t *si = p->stride[in];
-
-			for (int i = 0; i < p->nin && merge; i++)
-				merge = b->op[i].stride[d] == si[i] * (int64_t)p->extent[in];
-			merge = merge && out_stride == si[p->nin] * (int64_t)p->extent[in];
-		}
-		if (merge) {
-			p->extent[0] *= b->dim[d];
+			in->extent *= b->dim[d];
 		} else {
-			/* shift the loops found so far inwards; new outermost at 0 */
-			for (int l = p->nloops; l > 0; l--) {
-				p->extent[l] = p->extent[l - 1];
-				for (int i = 0; i <= p->nin; i++)
-					p->stride[l][i] = p->stride[l - 1][i];
-			}
+			/* shift the loops found so far inwards; the new outermost at 0 */
+			memmove(&p->loop[1], &p->loop[0], (size_t)p->nloops * sizeof p->loop[0]);
 			p->nloops++;
-			p->extent[0] = b->dim[d];
-			s = p->stride[0];
+			memset(in, 0, sizeof *in);
+			in->extent = b->dim[d];
+			in->counter = COUNTER_SIZE;
 			for (int i = 0; i < p->nin; i++)
-				s[i] = b->op[i].stride[d];
-			s[p->nin] = out_stride;
+				in->stride[i] = b->op[i].stride[d];
+			in->stride[p->nin] = out_stride;
 		}
 		out_stride *= (int64_t)b->dim[d];
 	}
 }
 
-/* Set P's hoist levels: the loop from which each input stops varying. */
+/* Set how each loop of P moves each operand, and where each input is read. */
 static void
-set_hoist(struct plan *p)
+set_moves_and_reads(struct plan *p)
 {
-	for (int i = 0; i < p->nin; i++) {
-		int l = p->nloops;
+	for (int l = 0; l < p->nloops; l++)
+		for (int i = 0; i <= p->nin; i++) {
+			struct plan_loop *loop = &p->loop[l];
 
-		while (l > 0 && p->stride[l - 1][i] == 0)
+			if (loop->stride[i] == 0 || (p->inplace && i == 0))
+				loop->move[i] = MOVE_NONE;
+			else
+				loop->move[i] = l == p->nloops - 1 ? MOVE_INDEX : MOVE_POINTER;
+		}
+	for (int i = 0; i < p->nin; i++) {
+		struct plan_read *r = &p->read[i];
+		int col = p->inplace && i == 0 ? p->nin : i, l = p->nloops;
+
+		while (l > 0 && p->loop[l - 1].stride[col] == 0)
 			l--;
-		p->hoist[i] = l;
+		r->level = l;
+		r->via_output = p->inplace && i == 0;
+		if (p->strategy == PLAN_UNROLL)
+			r->into_local = r->uses > 1;
+		else if (r->via_output)
+			r->into_local = r->uses > 1 && p->nloops > 0;
+		else	/* a scalar result reads every input first */
+			r->into_local = l < p->nloops || r->uses > 1 || p->nloops == 0;
 	}
 }
 
-/* Fill P's offsets: each input's element offset for each result element. */
+/* Append value V to P; return its index. */
+static int
+add_value(struct plan *p, const struct plan_value *v)
+{
+	if (p->nvalues % 64 == 0)
+		p->value = xrealloc(p->value, (size_t)(p->nvalues + 64) * sizeof *p->value);
+	p->value[p->nvalues] = *v;
+	return p->nvalues++;
+}
+
+/* Return how a value of dtype FROM becomes one of dtype TO, with no undefined behaviour. */
+static enum value_convert
+convert_kind(const struct dtype *from, const struct dtype *to)
+{
+	if (from == to)
+		return CONVERT_NONE;
+	if (from->is_float && !to->is_float)
+		return CONVERT_SATURATE;
+	if (to->is_float || !to->is_signed || from->bits < to->bits)
+		return CONVERT_CAST;	/* exact, rounds, or wraps */
+	return CONVERT_WRAP;
+}
+
+/* Return the value of A converted from dtype FROM to TO (A itself if they agree). */
+static int
+convert(struct plan *p, int a, const struct dtype *from, const struct dtype *to)
+{
+	struct plan_value v = {0};
+
+	if (from == to)
+		return a;
+	v.kind = VALUE_CONVERT;
+	v.type = to;
+	v.convert = convert_kind(from, to);
+	v.nargs = 1;
+	v.arg[0] = a;
+	v.temp = v.source = -1;
+	return add_value(p, &v);
+}
+
+/* Set literal V's digits and flags from expression node N, of dtype T. */
+static void
+set_literal(struct plan_value *v, const struct expr_node *n, const struct dtype *t)
+{
+	v->negative = n->negative;
+	if (t->is_float) {
+		double x = fabs(t->bits == 32 ? (double)(float)n->value : n->value);
+
+		/* the shortest text that reads back as the same value */
+		for (int digits = 1; digits <= 17; digits++) {
+			snprintf(v->digits, sizeof v->digits, "%.*g", digits, x);
+			if (t->bits == 32 ? (double)strtof(v->digits, NULL) == x
+			                  : strtod(v->digits, NULL) == x)
+				break;
+		}
+		return;
+	}
+	snprintf(v->digits, sizeof v->digits, "%llu", (unsigned long long)n->magnitude);
+	v->minimum = t->is_signed && n->negative && n->magnitude == (uint64_t)1 << (t->bits - 1);
+}
+
+/* Return the form that computes op node N: how the op is spelled. */
+static enum value_form
+op_form(const struct expr_node *n)
+{
+	const struct op *op = n->op;
+	const struct dtype *t = n->calc;
+
+	if (op->kind == OP_COPY || (n->nargs == 1 && op->max_args == 0))
+		return FORM_PASS;
+	if (op->kind == OP_SELECT)
+		return FORM_SELECT;
+	if (op->kind == OP_BOOL && op->tests_truth)
+		return n->nargs == 1 ? FORM_NOT : FORM_LOGICAL;
+	if (op->kind == OP_BOOL)
+		return t->is_float ? FORM_COMPARE : FORM_HELPER;
+	if (t->is_float && op->float_infix)
+		return n->nargs == 1 ? FORM_PREFIX : FORM_INFIX;
+	return FORM_HELPER;
+}
+
+/*
+** Add the value of expression node I of RQ's computation, with its
+** arguments first; return its index. An operand is read in its stored
+** dtype and converted to the kernel's; an argument is converted to the
+** dtype its op computes in, but for a truth test (a logical op's
+** arguments, where's condition), which takes it as it is.
+*/
+static int
+add_node(struct plan *p, const struct plan_request *rq, int i)
+{
+	const struct expr_node *n = &rq->expr->node[i];
+	struct plan_value v = {0};
+	int r;
+
+	v.type = n->type;
+	v.is_bool = n->is_bool;
+	v.temp = -1;
+	switch (n->kind) {
+	case EXPR_OPERAND:
+		v.kind = VALUE_READ;
+		v.operand = n->operand;
+		v.type = rq->in_dtype[n->operand];
+		v.source = -1;
+		p->read[n->operand].uses++;
+		r = convert(p, add_value(p, &v), rq->in_dtype[n->operand], rq->dtype);
+		p->value[r].source = i;
+		return r;
+	case EXPR_LITERAL:
+		v.kind = VALUE_LITERAL;
+		set_literal(&v, n, n->type);
+		break;
+	case EXPR_CAST:
+		v.kind = VALUE_CONVERT;
+		v.convert = convert_kind(rq->expr->node[n->arg[0]].type, n->type);
+		v.nargs = 1;
+		v.arg[0] = add_node(p, rq, n->arg[0]);
+		v.hoistable = 1;
+		break;
+	case EXPR_OP:
+		v.kind = VALUE_OP;
+		v.op = n->op;
+		v.calc = n->calc;
+		v.hoistable = 1;
+		v.form = op_form(n);
+		v.nargs = n->nargs;
+		for (int k = 0; k < n->nargs; k++) {
+			const struct expr_node *a = &rq->expr->node[n->arg[k]];
+			int truth = n->op->tests_truth || (n->op->kind == OP_SELECT && k == 0);
+
+			v.arg[k] = add_node(p, rq, n->arg[k]);
+			if (!truth)
+				v.arg[k] = convert(p, v.arg[k], a->type, n->calc);
+		}
+		break;
+	}
+	v.source = i;
+	return add_value(p, &v);
+}
+
+/*
+** Set each value's level, the loop from which it no longer varies, and
+** choose the values computed once: the largest parts of the computation
+** that read an input and vary only in outer loops. Only an op or a cast
+** the user wrote is one, not a read or a conversion the plan added.
+*/
+static void
+set_temps(struct plan *p)
+{
+	int *parent = xmalloc((size_t)p->nvalues * sizeof *parent);
+	int *reads = xmalloc((size_t)p->nvalues * sizeof *reads);
+
+	p->ntemps = 0;
+	free(p->temps);
+	p->temps = xmalloc((size_t)p->nvalues * sizeof *p->temps);
+	for (int i = 0; i < p->nvalues; i++) {
+		struct plan_value *v = &p->value[i];
+
+		v->level = v->kind == VALUE_READ ? p->read[v->operand].level : 0;
+		reads[i] = v->kind == VALUE_READ;
+		parent[i] = -1;
+		for (int k = 0; k < v->nargs; k++) {
+			if (p->value[v->arg[k]].level > v->level)
+				v->level = p->value[v->arg[k]].level;
+			reads[i] |= reads[v->arg[k]];
+			parent[v->arg[k]] = i;
+		}
+	}
+	for (int i = 0; i < p->nvalues; i++) {
+		struct plan_value *v = &p->value[i];
+		int up = parent[i];
+
+		/* the nearest node above that the user wrote */
+		while (up >= 0 && p->value[up].source < 0)
+			up = parent[up];
+		v->temp = -1;
+		if (p->strategy != PLAN_LOOPS || !v->hoistable || !reads[i]
+		    || v->level >= (up >= 0 ? p->value[up].level : p->nloops))
+			continue;
+		v->temp = p->ntemps;
+		p->temps[p->ntemps++] = i;
+	}
+	free(parent);
+	free(reads);
+}
+
+/*
+** Fill P's offsets: for each result element, in the order written, the
+** element offset of each input and then of the output.
+*/
 static void
 set_offsets(struct plan *p)
 {
-	uint64_t idx[SHAPE_MAX_RANK] = {0};
-	int64_t off[BCAST_MAX_OPERANDS] = {0};
+	uint64_t idx[SHAPE_MAX_RANK] = {0}, w = (uint64_t)p->nin + 1;
+	int64_t off[BCAST_MAX_OPERANDS + 1] = {0};
 
-	p->offset = xmalloc((size_t)p->count * (size_t)(p->nin ? p->nin : 1) * sizeof *p->offset);
+	free(p->offset);
+	p->offset = xmalloc((size_t)(p->count * w) * sizeof *p->offset);
 	for (uint64_t k = 0; k < p->count; k++) {
-		int l;
-
-		for (int i = 0; i < p->nin; i++)
-			p->offset[k * (uint64_t)p->nin + (uint64_t)i] = (uint64_t)off[i];
+		for (int i = 0; i <= p->nin; i++)
+			p->offset[k * w + (uint64_t)i] = (uint64_t)off[i];
 		/* step the odometer: innermost loop first, carrying outwards */
-		for (l = p->nloops - 1; l >= 0; l--) {
-			for (int i = 0; i < p->nin; i++)
-				off[i] += p->stride[l][i];
-			if (++idx[l] < p->extent[l])
+		for (int l = p->nloops - 1; l >= 0; l--) {
+			for (int i = 0; i <= p->nin; i++)
+				off[i] += p->loop[l].stride[i];
+			if (++idx[l] < p->loop[l].extent)
 				break;
-			for (int i = 0; i < p->nin; i++)
-				off[i] -= p->stride[l][i] * (int64_t)p->extent[l];
+			for (int i = 0; i <= p->nin; i++)
+				off[i] -= p->loop[l].stride[i] * (int64_t)p->loop[l].extent;
 			idx[l] = 0;
 		}
 	}
 }
 
-/*
-** Build the plan for B, whose first NIN operands are the kernel's inputs,
-** with strategy WANT. UNROLL_LIMIT bounds the elements written out one by
-** one (auto unrolls up to it; unroll fails beyond it), and so does
-** PLAN_UNROLL_NODES for an element expression of NODES nodes. On error
-** append a message to ERR and return -1. Assumes B resolved without error.
-*/
-int
-plan_build(struct plan *p, const struct bcast *b, int nin, enum plan_strategy want,
-           uint64_t unroll_limit, int nodes, struct strbuf *err)
+/* Decide what follows from P's loops: moves, reads, values computed once, offsets. */
+static void
+derive(struct plan *p)
 {
-	struct shape s;
+	set_moves_and_reads(p);
+	set_temps(p);
+	if (p->strategy == PLAN_UNROLL)
+		set_offsets(p);
+}
 
-	p->nin = nin;
-	p->offset = NULL;
-	bcast_result_shape(b, &s);
-	p->count = shape_count(&s);
-	build_loops(p, b);
-	set_hoist(p);
-	if (unroll_limit > PLAN_UNROLL_CEILING) {
+/*
+** Choose P's strategy for RQ: unroll up to the limit (and, for an
+** expression of NODES nodes, up to PLAN_UNROLL_NODES nodes in all), else
+** loops. Return 0, or -1 with an error in ERR when an unroll was asked
+** beyond the limit.
+*/
+static int
+choose_strategy(struct plan *p, const struct plan_request *rq, int nodes, struct strbuf *err)
+{
+	uint64_t limit = rq->unroll_limit;
+
+	if (limit > PLAN_UNROLL_CEILING) {
 		sb_printf(err, "unroll limit %llu is above the ceiling %d",
-		          (unsigned long long)unroll_limit, PLAN_UNROLL_CEILING);
+		          (unsigned long long)limit, PLAN_UNROLL_CEILING);
 		return -1;
 	}
-	if (unroll_limit * (uint64_t)nodes > PLAN_UNROLL_NODES) {
-		unroll_limit = PLAN_UNROLL_NODES / (uint64_t)nodes;
-		if (want == PLAN_UNROLL && p->count > unroll_limit) {
+	if (limit * (uint64_t)nodes > PLAN_UNROLL_NODES) {
+		limit = PLAN_UNROLL_NODES / (uint64_t)nodes;
+		if (rq->strategy == PLAN_UNROLL && p->count > limit) {
 			sb_printf(err, "cannot unroll %llu elements of an expression of %d "
 			          "nodes: at most %d nodes are unrolled in all (use --strategy "
 			          "loops)", (unsigned long long)p->count, nodes, PLAN_UNROLL_NODES);
@@ -140,24 +356,72 @@ plan_build(struct plan *p, const struct bcast *b, int nin, enum plan_strategy wa
 	}
 	if (p->count == 0) {
 		p->strategy = PLAN_EMPTY;
-	} else if (want == PLAN_UNROLL && p->count > unroll_limit) {
+	} else if (rq->strategy == PLAN_UNROLL && p->count > limit) {
 		sb_printf(err, "cannot unroll %llu elements: the limit is %llu "
 		          "(set it with --unroll-limit, at most %d, or use --strategy loops)",
-		          (unsigned long long)p->count, (unsigned long long)unroll_limit,
+		          (unsigned long long)p->count, (unsigned long long)limit,
 		          PLAN_UNROLL_CEILING);
 		return -1;
-	} else if (want == PLAN_UNROLL || (want == PLAN_AUTO && p->count <= unroll_limit)) {
+	} else if (rq->strategy == PLAN_UNROLL || (rq->strategy == PLAN_AUTO && p->count <= limit)) {
 		p->strategy = PLAN_UNROLL;
-		set_offsets(p);
 	} else {
 		p->strategy = PLAN_LOOPS;
 	}
 	return 0;
 }
 
+/*
+** Build the plan P for the broadcast B and the request RQ. On error
+** append a message to ERR and return -1. Assumes B resolved without
+** error and RQ's expression is type-checked.
+*/
+int
+plan_build(struct plan *p, const struct bcast *b, const struct plan_request *rq,
+           struct strbuf *err)
+{
+	const struct expr *e = rq->expr;
+	struct shape s;
+	int root;
+
+	memset(p, 0, sizeof *p);
+	p->nin = rq->nin;
+	p->inplace = rq->inplace;
+	bcast_result_shape(b, &s);
+	p->count = shape_count(&s);
+	build_loops(p, b);
+	if (choose_strategy(p, rq, e->n, err) != 0)
+		return -1;
+	root = add_node(p, rq, e->root);
+	convert(p, root, e->node[e->root].type, rq->out_dtype);
+	for (int i = 0; i < p->nvalues; i++)
+		p->libm |= p->value[i].kind == VALUE_OP && p->value[i].op
+		           && op_needs_libm(p->value[i].op, p->value[i].calc);
+	derive(p);
+	return 0;
+}
+
+/*
+** Reorder P's loops: loop K becomes the old loop ORDER[K], a permutation
+** of 0..nloops-1. Whatever the order, the plan stays correct: moves,
+** reads and the values computed once follow the new loops. The output's
+** stride is then no longer 1 in the innermost loop.
+*/
+void
+plan_reorder(struct plan *p, const int *order)
+{
+	struct plan_loop old[SHAPE_MAX_RANK];
+
+	memcpy(old, p->loop, (size_t)p->nloops * sizeof old[0]);
+	for (int l = 0; l < p->nloops; l++)
+		p->loop[l] = old[order[l]];
+	derive(p);
+}
+
 void
 plan_free(struct plan *p)
 {
 	free(p->offset);
-	p->offset = NULL;
+	free(p->value);
+	free(p->temps);
+	memset(p, 0, sizeof *p);
 }

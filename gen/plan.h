@@ -1,11 +1,15 @@
 /*
-** plan.h: how the kernel walks the result: loops after dropping size-1
-** dimensions and merging neighbours, or one statement per element.
+** plan.h: the kernel IR. Every decision about the code is made here, as
+** data: the strategy, the loops with their extents, counters and the
+** way each operand moves in each, where each operand is read, and the
+** value stored as a tree of typed nodes with the parts computed once in
+** outer loops marked. The templates only spell it in C.
 */
 #ifndef PLAN_H
 #define PLAN_H
 
 #include "bcast.h"
+#include "expr.h"
 
 #define PLAN_UNROLL_DEFAULT 16	/* --unroll-limit default */
 #define PLAN_UNROLL_CEILING 4096	/* whatever --unroll-limit says */
@@ -18,19 +22,112 @@ enum plan_strategy {
 	PLAN_EMPTY		/* the result has no elements */
 };
 
+/* How a loop moves one operand (or the output). */
+enum plan_move {
+	MOVE_NONE,		/* stride 0: the loop reads the same elements again */
+	MOVE_POINTER,		/* a pointer of its own, advanced by the stride (outer loops) */
+	MOVE_INDEX		/* indexed by the counter times the stride (the innermost loop) */
+};
+
+/* The type of a loop's counter. */
+enum plan_counter {
+	COUNTER_SIZE		/* size_t */
+};
+
+struct plan_loop {
+	uint64_t extent;		/* trip count */
+	enum plan_counter counter;
+	int64_t stride[BCAST_MAX_OPERANDS + 1];	/* elements per iteration: inputs, then the output */
+	enum plan_move move[BCAST_MAX_OPERANDS + 1];
+};
+
+/* Where an input is read. */
+struct plan_read {
+	int level;		/* before loop LEVEL; nloops: in the innermost body */
+	int into_local;		/* into a local once there; else at each use */
+	int via_output;		/* in place: read through the output's pointer */
+	int uses;		/* how many times the value uses it */
+};
+
+enum value_kind {
+	VALUE_READ,		/* an input's element, in its stored dtype */
+	VALUE_LITERAL,		/* a number */
+	VALUE_OP,		/* an op applied to its arguments, in its dtype */
+	VALUE_CONVERT		/* its argument converted to its dtype */
+};
+
+/* How an op is computed; each is spelled one way by the templates. */
+enum value_form {
+	FORM_INFIX,		/* a + b + c: C's operator, exact for the dtype */
+	FORM_PREFIX,		/* -a: C's operator, exact for the dtype */
+	FORM_HELPER,		/* the runtime's bc_HELPER_T(a, b), folded from the left */
+	FORM_COMPARE,		/* a < b, giving 0 or 1 */
+	FORM_LOGICAL,		/* a && b on the truth of each, giving 0 or 1 */
+	FORM_NOT,		/* the truth of a, negated: 0 or 1 */
+	FORM_SELECT,		/* b where the truth of a, else c */
+	FORM_PASS		/* the argument itself: an n-ary op of one operand, copy */
+};
+
+/* How a conversion is done without undefined behaviour. */
+enum value_convert {
+	CONVERT_NONE,		/* the same dtype: the value itself */
+	CONVERT_CAST,		/* a C cast: exact, rounding, or wrapping to unsigned */
+	CONVERT_WRAP,		/* to a narrower signed type, modulo 2^bits: bc_wrap_T */
+	CONVERT_SATURATE	/* float to integer: truncate, saturate, NaN to 0: bc_f2T */
+};
+
+struct plan_value {
+	enum value_kind kind;
+	const struct dtype *type;	/* the dtype of its value */
+	int is_bool;			/* a comparison's or logical op's 0 or 1 */
+	int operand;			/* VALUE_READ: the input */
+	const struct op *op;		/* VALUE_OP */
+	const struct dtype *calc;	/* VALUE_OP: the dtype it computes in */
+	enum value_form form;		/* VALUE_OP */
+	enum value_convert convert;	/* VALUE_CONVERT */
+	int nargs;
+	int arg[BC_MAX_ARGS];		/* the values it applies to, made before it */
+	int negative;			/* VALUE_LITERAL: below zero */
+	int minimum;			/* VALUE_LITERAL: the dtype's least integer */
+	char digits[32];		/* VALUE_LITERAL: its magnitude, the shortest
+					   decimal that reads back as it */
+	int level;			/* the loop from which it no longer varies */
+	int hoistable;			/* an op or cast the user wrote: may be computed once */
+	int temp;			/* its number as a value computed once, or -1 */
+	int source;			/* the expression node it computes, or -1 */
+};
+
 struct plan {
 	enum plan_strategy strategy;	/* never PLAN_AUTO once built */
 	int nin;			/* input operands; the output is index nin */
+	int inplace;			/* the output is input 0 */
 	uint64_t count;			/* result elements */
 	int nloops;			/* loops, outermost first */
-	uint64_t extent[SHAPE_MAX_RANK];	/* trip count of each loop */
-	int64_t stride[SHAPE_MAX_RANK][BCAST_MAX_OPERANDS + 1];	/* [loop][operand] */
-	int hoist[BCAST_MAX_OPERANDS];	/* loop from which operand is constant */
-	uint64_t *offset;		/* PLAN_UNROLL: [element * nin + operand] */
+	struct plan_loop loop[SHAPE_MAX_RANK];
+	struct plan_read read[BCAST_MAX_OPERANDS];
+	struct plan_value *value;	/* the stored value's tree; the root is last */
+	int nvalues;
+	int *temps;			/* values computed once, before their level */
+	int ntemps;			/* in the order computed */
+	uint64_t *offset;		/* PLAN_UNROLL: [element * (nin + 1) + operand] */
+	int libm;			/* a value needs the runtime's bc_math.h */
 };
 
-int plan_build(struct plan *p, const struct bcast *b, int nin, enum plan_strategy want,
-               uint64_t unroll_limit, int nodes, struct strbuf *err);
+/* What the plan is made from, besides the broadcast. */
+struct plan_request {
+	int nin;				/* inputs: the first nin operands */
+	int inplace;				/* the result goes into input 0 */
+	enum plan_strategy strategy;		/* as asked */
+	uint64_t unroll_limit;
+	const struct expr *expr;		/* the computation, types checked */
+	const struct dtype *dtype;		/* the kernel's */
+	const struct dtype *const *in_dtype;	/* each input's as stored */
+	const struct dtype *out_dtype;		/* the result's as stored */
+};
+
+int plan_build(struct plan *p, const struct bcast *b, const struct plan_request *rq,
+               struct strbuf *err);
+void plan_reorder(struct plan *p, const int *order);
 void plan_free(struct plan *p);
 const char *plan_strategy_name(enum plan_strategy s);
 

@@ -83,16 +83,20 @@ local safe = {
   "math", "string", "table", "utf8",
 }
 
--- Render template source SRC, named NAME, with the fields of MODEL as its
--- globals, after running the Lua helpers LIB (named LIBNAME) in the same
--- environment. Returns the output text; raises an error naming NAME:LINE.
-function M.render(src, name, lib, libname, model)
-  local env = {}
+-- Render template source SRC, named NAME, with the fields of the model,
+-- the last argument, as its globals, after running the Lua helpers given
+-- before it as (source, name) pairs in the same environment. Returns the
+-- output text; raises an error naming NAME:LINE.
+function M.render(src, name, ...)
+  local args = table.pack(...)
+  local model, env = args[args.n], {}
   for _, k in ipairs(safe) do env[k] = _G[k] end
   for k, v in pairs(model) do env[k] = v end
-  local libfn, liberr = load(lib, "@" .. libname, "t", env)
-  if not libfn then error(liberr, 0) end
-  libfn()
+  for i = 1, args.n - 1, 2 do
+    local libfn, liberr = load(args[i], "@" .. args[i + 1], "t", env)
+    if not libfn then error(liberr, 0) end
+    libfn()
+  end
   local fn, err = load(M.compile(src, name), "@" .. name, "t", env)
   if not fn then error(err, 0) end
   local buf = {}

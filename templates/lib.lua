@@ -45,22 +45,3 @@ function aligned_rows(operands, rank)
   end
   return rows
 end
-
--- The kernel's name for its result: "out", or the first operand in place.
-function result_name()
-  return inplace and operands[1].name or "out"
-end
-
--- The kernel's C signature, without the final ';'.
-function signature()
-  local params = {}
-  for i, op in ipairs(operands) do
-    if inplace and i == 1 then
-      params[i] = out_ctype .. " *restrict " .. op.name
-    else
-      params[i] = "const " .. op.ctype .. " *restrict " .. op.name
-    end
-  end
-  if not inplace then params[#params + 1] = out_ctype .. " *restrict out" end
-  return "void " .. name .. "(" .. table.concat(params, ", ") .. ")"
-end
