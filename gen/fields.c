@@ -90,6 +90,24 @@ set_unroll_limit(struct desc *d, const char *v, struct strbuf *err)
 	return 0;
 }
 
+/* "2,0,1": a permutation of the plan's loops, checked when they are known. */
+static int
+set_loop_order(struct desc *d, const char *v, struct strbuf *err)
+{
+	struct shape s;
+	struct strbuf why = {0};
+
+	if (shape_parse(v, &s, "loop order", &why) != 0 || s.rank == 0) {
+		sb_printf(err, "bad loop order '%s': expected loop numbers such as 1,0,2", v);
+		sb_free(&why);
+		return -1;
+	}
+	for (int k = 0; k < s.rank; k++)
+		d->loop_order[k] = s.dim[k] < SHAPE_MAX_RANK ? (int)s.dim[k] : SHAPE_MAX_RANK;
+	d->nloop_order = s.rank;
+	return 0;
+}
+
 static int
 set_out_shape(struct desc *d, const char *v, struct strbuf *err)
 {
@@ -162,6 +180,14 @@ show_unroll_limit(struct strbuf *sb, const struct desc *d)
 }
 
 static void
+show_loop_order(struct strbuf *sb, const struct desc *d)
+{
+	sb_add(sb, " --loop-order ");
+	for (int k = 0; k < d->nloop_order; k++)
+		sb_printf(sb, k ? ",%d" : "%d", d->loop_order[k]);
+}
+
+static void
 show_out_shape(struct strbuf *sb, const struct desc *d)
 {
 	const struct shape *s = &d->out_shape.shape;
@@ -213,6 +239,7 @@ static const struct field {
 	{"axis", "--axis", 0, 0, set_axis, show_axis},
 	{"strategy", "--strategy", 0, 0, set_strategy, show_strategy},
 	{"unroll_limit", "--unroll-limit", 0, 0, set_unroll_limit, show_unroll_limit},
+	{"loop_order", "--loop-order", 0, 0, set_loop_order, show_loop_order},
 	{"out_shape", "--out-shape", 0, 0, set_out_shape, show_out_shape},
 	{"op", "--op", 0, 1, set_op, show_op},
 	{"expr", "--expr", 0, 0, set_expr, show_expr},

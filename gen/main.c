@@ -132,7 +132,8 @@ plan(struct kernel *k, struct strbuf *err)
 {
 	const struct desc *d = k->desc;
 	struct plan_request rq = {
-		d->nops, d->inplace, d->strategy, d->unroll_limit, &d->expr, d->dtype,
+		d->nops, d->inplace, d->strategy, d->unroll_limit,
+		d->nloop_order ? d->loop_order : NULL, d->nloop_order, &d->expr, d->dtype,
 		k->in_dtype, k->out_dtype
 	};
 

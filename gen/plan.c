@@ -370,6 +370,53 @@ choose_strategy(struct plan *p, const struct plan_request *rq, int nodes, struct
 	return 0;
 }
 
+/* Make loop K of P the loop ORDER[K] was, ORDER a permutation of them. */
+static void
+permute(struct plan *p, const int *order)
+{
+	struct plan_loop old[SHAPE_MAX_RANK];
+
+	memcpy(old, p->loop, (size_t)p->nloops * sizeof old[0]);
+	for (int l = 0; l < p->nloops; l++)
+		p->loop[l] = old[order[l]];
+}
+
+/*
+** Put P's loops in the order ORDER[0..N) asked for. Return 0, or -1
+** with an error in ERR when it is not a permutation of the loops.
+*/
+static int
+order_loops(struct plan *p, const int *order, int n, struct strbuf *err)
+{
+	int seen[SHAPE_MAX_RANK] = {0}, ok = n == p->nloops;
+
+	for (int k = 0; ok && k < n; k++)
+		ok = order[k] >= 0 && order[k] < p->nloops && !seen[order[k]]++;
+	if (!ok) {
+		sb_printf(err, "the loop order must list each of the plan's %d loop%s once, "
+		          "outermost first", p->nloops, p->nloops == 1 ? "" : "s");
+		for (int l = 0; l < p->nloops; l++)
+			sb_printf(err, "%s%llu", l ? ", " : "; their trip counts are ",
+			          (unsigned long long)p->loop[l].extent);
+		return -1;
+	}
+	permute(p, order);
+	return 0;
+}
+
+/*
+** Reorder P's loops: loop K becomes the old loop ORDER[K], a permutation
+** of 0..nloops-1. Whatever the order, the plan stays correct: moves,
+** reads and the values computed once follow the new loops; the output's
+** stride may then no longer be 1 in the innermost loop.
+*/
+void
+plan_reorder(struct plan *p, const int *order)
+{
+	permute(p, order);
+	derive(p);
+}
+
 /*
 ** Build the plan P for the broadcast B and the request RQ. On error
 ** append a message to ERR and return -1. Assumes B resolved without
@@ -389,7 +436,8 @@ plan_build(struct plan *p, const struct bcast *b, const struct plan_request *rq,
 	bcast_result_shape(b, &s);
 	p->count = shape_count(&s);
 	build_loops(p, b);
-	if (choose_strategy(p, rq, e->n, err) != 0)
+	if (choose_strategy(p, rq, e->n, err) != 0
+	    || (rq->loop_order && order_loops(p, rq->loop_order, rq->nloop_order, err) != 0))
 		return -1;
 	root = add_node(p, rq, e->root);
 	convert(p, root, e->node[e->root].type, rq->out_dtype);
@@ -398,23 +446,6 @@ plan_build(struct plan *p, const struct bcast *b, const struct plan_request *rq,
 		           && op_needs_libm(p->value[i].op, p->value[i].calc);
 	derive(p);
 	return 0;
-}
-
-/*
-** Reorder P's loops: loop K becomes the old loop ORDER[K], a permutation
-** of 0..nloops-1. Whatever the order, the plan stays correct: moves,
-** reads and the values computed once follow the new loops. The output's
-** stride is then no longer 1 in the innermost loop.
-*/
-void
-plan_reorder(struct plan *p, const int *order)
-{
-	struct plan_loop old[SHAPE_MAX_RANK];
-
-	memcpy(old, p->loop, (size_t)p->nloops * sizeof old[0]);
-	for (int l = 0; l < p->nloops; l++)
-		p->loop[l] = old[order[l]];
-	derive(p);
 }
 
 void

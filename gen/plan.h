@@ -119,6 +119,8 @@ struct plan_request {
 	int inplace;				/* the result goes into input 0 */
 	enum plan_strategy strategy;		/* as asked */
 	uint64_t unroll_limit;
+	const int *loop_order;			/* a permutation of the loops, or NULL */
+	int nloop_order;
 	const struct expr *expr;		/* the computation, types checked */
 	const struct dtype *dtype;		/* the kernel's */
 	const struct dtype *const *in_dtype;	/* each input's as stored */
