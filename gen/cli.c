@@ -92,6 +92,9 @@ static const struct action {
 	{NULL, NULL, 0, 0}
 };
 
+/* The runtime headers that emitted code includes by name. */
+static const char *const runtime_headers[] = {"bc.h", "bc_math.h", "bc_ref.h", NULL};
+
 /* Print a usage error and exit with status 2. */
 static void
 usage_error(const char *fmt, ...)
@@ -221,6 +224,12 @@ cli_read(int argc, char **argv, struct cli *c, struct desc *d)
 
 		if (n < 3 || strcmp(base + n - 2, ".c") != 0)
 			die("output file '%s' does not end in .c", c->output);
+		for (int i = 0; runtime_headers[i]; i++)
+			if (strncmp(base, runtime_headers[i], n - 1) == 0
+			    && strcmp(runtime_headers[i] + n - 1, "h") == 0)
+				die("output file '%s' would write a header %.*sh that hides the "
+				    "runtime's %s from the kernels: choose another name", c->output,
+				    (int)n - 1, base, runtime_headers[i]);
 	}
 	if (c->spec) {
 		if (d->nops > 0 || d->given || c->name)

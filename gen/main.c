@@ -26,6 +26,8 @@ struct run {
 	lua_State *L;			/* renders the templates */
 	struct strbuf *c, *h;		/* each kernel's function and header part */
 	int libm;			/* some kernel needs bc_math.h */
+	int contract;			/* some kernel's float multiply may meet an add */
+	struct names names;		/* every name the file holds */
 	struct strbuf ctext, htext;	/* the files */
 	struct strbuf hpath;		/* FILE.h of -o FILE.c */
 };
@@ -116,7 +118,7 @@ describe(const struct run *r, struct desc *d, struct kernel *k, struct strbuf *e
 	k->command = command.s;
 	desc_formula(&formula, d);
 	k->formula = formula.s;
-	if (names_check(k, !d->name, err) != 0)
+	if (names_check_chosen(k, !d->name, err) != 0)
 		return;
 	if (d->inplace && k->in_dtype[0] != k->out_dtype)
 		sb_printf(err, "--inplace writes the result into '%s', whose dtype %s is not "
@@ -140,15 +142,33 @@ plan(struct kernel *k, struct strbuf *err)
 	plan_build(&k->plan, &k->b, &rq, err);
 }
 
-/* Render kernel K's function and header part into C and H; exit on a template error. */
+/*
+** Render kernel K, the I-th, its function and header part into C and H,
+** and note the names it holds: those the user chose, those the templates
+** declared. Exits on a template error.
+*/
 static void
-render_kernel(struct run *r, const struct kernel *k, struct strbuf *c, struct strbuf *h)
+render_kernel(struct run *r, const struct kernel *k, int i, struct strbuf *c, struct strbuf *h)
 {
+	struct strbuf what = {0};
+
 	model_push_kernel(r->L, k);
+	lua_pushvalue(r->L, -1);
 	lua_pushvalue(r->L, -1);
 	if (lhost_render(r->L, "kernel.c.lt", c) != 0 || lhost_render(r->L, "kernel.h.lt", h) != 0)
 		exit(EXIT_INPUT);
+	model_read_declared(r->L, -1, &r->names, i);
+	lua_pop(r->L, 1);
+	sb_printf(&what, "the function of kernel '%s'", k->name);
+	names_add(&r->names, k->name, what.s, i, 1, 1);
+	for (int j = 0; j < k->desc->nops; j++) {
+		sb_free(&what);
+		sb_printf(&what, "an operand of kernel '%s'", k->name);
+		names_add(&r->names, k->desc->operand[j].name, what.s, i, 1, 0);
+	}
+	sb_free(&what);
 	r->libm |= k->plan.libm;
+	r->contract |= k->plan.contract;
 }
 
 /* Free what the phases put in K. */
@@ -188,7 +208,7 @@ generate(struct run *r)
 		if (err.s)
 			die_kernel(r, &r->desc[i], err.s);
 		/* Render it. */
-		render_kernel(r, k, &r->c[i], &r->h[i]);
+		render_kernel(r, k, i, &r->c[i], &r->h[i]);
 		kernel_free(k);
 	}
 	free(k);
@@ -235,6 +255,10 @@ render_files(struct run *r)
 	lua_setfield(r->L, -2, "guard");
 	lua_pushboolean(r->L, r->libm);
 	lua_setfield(r->L, -2, "libm");
+	lua_pushboolean(r->L, r->contract);
+	lua_setfield(r->L, -2, "contract");
+	lua_newtable(r->L);
+	lua_setfield(r->L, -2, "declared");
 	if (r->cli.spec) {
 		lua_pushstring(r->L, cli_base_name(r->cli.spec));
 		lua_setfield(r->L, -2, "spec");
@@ -244,9 +268,25 @@ render_files(struct run *r)
 	if (lhost_render(r->L, "file.c.lt", &r->ctext) != 0)
 		exit(EXIT_INPUT);
 	set_parts(r->L, "kernels", r->h, r->n);
+	lua_pushvalue(r->L, -1);
 	if (lhost_render(r->L, "file.h.lt", &r->htext) != 0)
 		exit(EXIT_INPUT);
+	model_read_declared(r->L, -1, &r->names, -1);
+	lua_pop(r->L, 1);
 	sb_free(&guard);
+}
+
+/* Check every name the file holds against the others; die on a clash. */
+static void
+check_names(struct run *r)
+{
+	struct strbuf err = {0};
+	int at = names_check_clashes(&r->names, &err);
+
+	if (at >= 0)
+		die_kernel(r, &r->desc[at], err.s);
+	if (at == -1)
+		die("%s", err.s);
 }
 
 /*
@@ -372,8 +412,9 @@ main(int argc, char **argv)
 	/* Resolve, plan and render each kernel. */
 	generate(&r);
 
-	/* Render the files and write them. */
+	/* Render the files, check the names they hold, and write them. */
 	render_files(&r);
+	check_names(&r);
 	write_files(&r);
 	finish(NULL, EXIT_OK);
 	return 0;

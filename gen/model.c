@@ -292,6 +292,8 @@ model_push_kernel(lua_State *L, const struct kernel *k)
 	}
 	lua_pop(L, 1);
 
+	lua_newtable(L);
+	lua_setfield(L, -2, "declared");
 	set_str(L, "name", k->name);
 	set_str(L, "command", k->command);
 	set_str(L, "formula", k->formula);
@@ -326,4 +328,25 @@ model_push_kernel(lua_State *L, const struct kernel *k)
 		}
 		lua_setfield(L, -2, "offsets");
 	}
+}
+
+/*
+** Add to NS the names that the templates rendered with the model at
+** index IDX declared (its field "declared", see lib.lua), as names of
+** kernel KERNEL (-1: the file's).
+*/
+void
+model_read_declared(lua_State *L, int idx, struct names *ns, int kernel)
+{
+	lua_getfield(L, idx, "declared");
+	for (lua_Integer i = 1; lua_rawgeti(L, -1, i) == LUA_TTABLE; i++) {
+		lua_getfield(L, -1, "name");
+		lua_getfield(L, -2, "what");
+		lua_getfield(L, -3, "file");
+		if (lua_type(L, -3) == LUA_TSTRING && lua_type(L, -2) == LUA_TSTRING)
+			names_add(ns, lua_tostring(L, -3), lua_tostring(L, -2), kernel, 0,
+			          lua_toboolean(L, -1));
+		lua_pop(L, 4);
+	}
+	lua_pop(L, 2);
 }

@@ -8,8 +8,10 @@
 
 #include "bcast.h"
 #include "kernel.h"
+#include "names.h"
 
 void model_push_bcast(lua_State *L, const struct bcast *b, int inplace);
 void model_push_kernel(lua_State *L, const struct kernel *k);
+void model_read_declared(lua_State *L, int idx, struct names *ns, int kernel);
 
 #endif

@@ -1,11 +1,30 @@
 /*
-** names.h: what the names a user chooses may be in the emitted C.
+** names.h: what the names a user chooses may be in the emitted C, and
+** the check of every name one output file holds against the others.
 */
 #ifndef NAMES_H
 #define NAMES_H
 
 #include "kernel.h"
 
-int names_check(const struct kernel *k, int from_output, struct strbuf *err);
+/* A name the output file holds. */
+struct name {
+	char *text;
+	char *what;		/* what it names: "the local that holds x's value" */
+	int kernel;		/* the kernel it belongs to, or -1: the file's */
+	int chosen;		/* chosen by the user; else declared by the templates */
+	int file_scope;		/* seen by the whole file; else by its kernel only */
+};
+
+struct names {
+	struct name *name;
+	int n, cap;
+};
+
+int names_check_chosen(const struct kernel *k, int from_output, struct strbuf *err);
+void names_add(struct names *ns, const char *text, const char *what, int kernel,
+               int chosen, int file_scope);
+int names_check_clashes(struct names *ns, struct strbuf *err);
+void names_free(struct names *ns);
 
 #endif

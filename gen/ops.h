@@ -23,6 +23,12 @@ enum op_kind {
 	OP_COPY			/* broadcast_to --out-shape */
 };
 
+/* The parts of a fused multiply-add that a float op can be. */
+enum {
+	FMA_MULTIPLY = 1,
+	FMA_ADD = 2
+};
+
 enum op_types {
 	OP_ANY_TYPE,
 	OP_INT_TYPES,		/* bitwise ops and shifts */
@@ -41,6 +47,7 @@ struct op {
 	int float_libm;		/* the float helper is in bc_math.h */
 	const char *symbol;	/* for comments: "x + y", as NumPy writes it */
 	int tests_truth;	/* logical ops: their arguments count as true if not 0 */
+	int fma_part;		/* FMA_MULTIPLY or FMA_ADD: a * b + c may fuse */
 };
 
 /* How tightly an emitted C expression binds, loosest first. */

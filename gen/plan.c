@@ -441,9 +441,16 @@ plan_build(struct plan *p, const struct bcast *b, const struct plan_request *rq,
 		return -1;
 	root = add_node(p, rq, e->root);
 	convert(p, root, e->node[e->root].type, rq->out_dtype);
-	for (int i = 0; i < p->nvalues; i++)
-		p->libm |= p->value[i].kind == VALUE_OP && p->value[i].op
-		           && op_needs_libm(p->value[i].op, p->value[i].calc);
+	for (int i = 0, fp = 0; i < p->nvalues; i++) {
+		const struct plan_value *v = &p->value[i];
+
+		if (v->kind != VALUE_OP || !v->op)
+			continue;
+		p->libm |= op_needs_libm(v->op, v->calc);
+		if (v->calc->is_float)
+			fp |= v->op->fma_part;
+		p->contract = fp == (FMA_MULTIPLY | FMA_ADD);
+	}
 	derive(p);
 	return 0;
 }

@@ -111,6 +111,7 @@ struct plan {
 	int ntemps;			/* in the order computed */
 	uint64_t *offset;		/* PLAN_UNROLL: [element * (nin + 1) + operand] */
 	int libm;			/* a value needs the runtime's bc_math.h */
+	int contract;			/* a float multiply may meet an add: keep them apart */
 };
 
 /* What the plan is made from, besides the broadcast. */

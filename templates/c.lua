@@ -129,16 +129,25 @@ function result_name()
   return inplace and operands[1].name or "out"
 end
 
--- The kernel's C signature, without the final ';'.
+-- The kernel's C signature, without the final ';'. Its pointers are
+-- BC_RESTRICT, which the header defines for C and C++ alike.
 function signature()
   local params = {}
   for i, op in ipairs(operands) do
     if inplace and i == 1 then
-      params[i] = ctype(out_dtype) .. " *restrict " .. op.name
+      params[i] = ctype(out_dtype) .. " *BC_RESTRICT " .. op.name
     else
-      params[i] = "const " .. ctype(op.dtype) .. " *restrict " .. op.name
+      params[i] = "const " .. ctype(op.dtype) .. " *BC_RESTRICT " .. op.name
     end
   end
-  if not inplace then params[#params + 1] = ctype(out_dtype) .. " *restrict out" end
+  if not inplace then
+    params[#params + 1] = ctype(out_dtype) .. " *BC_RESTRICT "
+      .. declare("out", "the output parameter of kernel '" .. name .. "'")
+  end
   return "void " .. name .. "(" .. table.concat(params, ", ") .. ")"
+end
+
+-- "K_SHAPE": the kernel's macro named SUFFIX, declared for the whole file.
+function macro(suffix)
+  return declare(name:upper() .. "_" .. suffix, "a macro of kernel '" .. name .. "'", "file")
 end

@@ -45,3 +45,16 @@ function aligned_rows(operands, rank)
   end
   return rows
 end
+
+-- Record that the emitted code declares NAME, which is WHAT ("a loop
+-- counter of kernel 'k'"), seen by the whole file when SCOPE is "file",
+-- else by its kernel only; return NAME. bcastgen checks the names the
+-- user chose against these, so every name a template introduces must be
+-- declared here.
+function declare(name, what, scope)
+  if not declared[name] then
+    declared[name] = true
+    declared[#declared + 1] = {name = name, what = what, file = scope == "file"}
+  end
+  return name
+end

@@ -62,7 +62,7 @@ done <<EOF_CASES
 1|-o k.c --op sqrt --dtype i16 x=3|bcastgen: error: op 'sqrt' does not apply to dtype i16: it needs f32 or f64
 2|-o k.c --op add --expr=x x=3|bcastgen: error: give --op or --expr, not both
 1|-o k.c --strategy=unroll --unroll-limit=4096 --expr=x+x+x+x+x+x+x+x+x+x x=64,64|bcastgen: error: cannot unroll 4096 elements of an expression of 19 nodes: at most 65536 nodes are unrolled in all (use --strategy loops)
-1|-o k.c --expr=x+t0 x=3 t0=3|bcastgen: error: operand name 't0' clashes with a local of the kernel (i0, i1, ..., t0, t1, ..., and x_0, x_1, ..., x_v for each operand x)
+1|-o k.c --strategy=loops --expr=x*exp(b)+t0 x=3,4 b=3,1 t0=3,4|bcastgen: error: 't0', an operand of kernel 'k', is also a value kernel 'k' computes once: choose another name
 1|-o k.c --dtype f16 x=3|bcastgen: error: unknown dtype 'f16': expected f32 f64 i8 i16 i32 i64 u8 u16 u32 u64
 1|-o k.c x:f16=3|bcastgen: error: unknown dtype 'f16' of operand 'x': expected f32 f64 i8 i16 i32 i64 u8 u16 u32 u64
 1|-o k.c --op shl x=3 y=3|bcastgen: error: op 'left_shift' does not apply to dtype f32: it needs an integer dtype
@@ -78,17 +78,31 @@ done <<EOF_CASES
 1|-o k.c --op copy x=3|bcastgen: error: op 'copy' needs --out-shape: the shape to broadcast 'x' to
 1|-o k.c --op copy --out-shape 2 x=3|bcastgen: error: operands could not be broadcast together with shapes x(3,) out(2,)
 1|-o k.c --op copy --out-shape 3 x=2,3|bcastgen: error: the result shape (2,3) is not the --out-shape (3,)
-1|-o k.c out=3|bcastgen: error: operand name 'out' is reserved in kernels (a keyword, a type, 'out', or bc_...)
-1|-o k.c int=3|bcastgen: error: operand name 'int' is reserved in kernels (a keyword, a type, 'out', or bc_...)
-1|-o k.c size_t=3|bcastgen: error: operand name 'size_t' is reserved in kernels (a keyword, a type, 'out', or bc_...)
-1|-o k.c x=3 x_v=3|bcastgen: error: operand name 'x_v' clashes with a local of the kernel (i0, i1, ..., t0, t1, ..., and x_0, x_1, ..., x_v for each operand x)
-1|-o k.c x=3 out_12=3|bcastgen: error: operand name 'out_12' clashes with a local of the kernel (i0, i1, ..., t0, t1, ..., and x_0, x_1, ..., x_v for each operand x)
-1|-o k.c i7=3|bcastgen: error: operand name 'i7' clashes with a local of the kernel (i0, i1, ..., t0, t1, ..., and x_0, x_1, ..., x_v for each operand x)
-1|-o k.c --name x_1 x=3|bcastgen: error: kernel name 'x_1' is reserved: choose another with --name
-1|-o k.c k=3|bcastgen: error: operand 'k' has the kernel's name
+1|-o k.c out=3|bcastgen: error: 'out', an operand of kernel 'k', is also the output parameter of kernel 'k': choose another name
+1|-o k.c int=3|bcastgen: error: operand name 'int' is a C or C++ keyword: choose another name
+1|-o k.c size_t=3|bcastgen: error: operand name 'size_t' is a name <stddef.h> defines: choose another name
+1|-o k.c INT8_MAX=3|bcastgen: error: operand name 'INT8_MAX' is a name <stdint.h> defines: choose another name
+1|-o k.c SIZE_MAX=3|bcastgen: error: operand name 'SIZE_MAX' is a name <stdint.h> defines: choose another name
+1|-o k.c x=3 NAN=3|bcastgen: error: operand name 'NAN' is a name <math.h> defines: choose another name
+1|-o k.c INFINITY=3|bcastgen: error: operand name 'INFINITY' is a name <math.h> defines: choose another name
+1|-o k.c CHAR_BIT=3|bcastgen: error: operand name 'CHAR_BIT' is a name <limits.h> defines: choose another name
+1|-o k.c bc_x=3|bcastgen: error: operand name 'bc_x' is the runtime's (bc_ and BC_): choose another name
+1|-o k.c __x=3|bcastgen: error: operand name '__x' is reserved for the C implementation (_X and __): choose another name
+1|-o k.c K_RANK=3|bcastgen: error: 'K_RANK', an operand of kernel 'k', is also a macro of kernel 'k': choose another name
+1|-o k.c --expr=x*x+x_v x=3 x_v=3|bcastgen: error: 'x_v', an operand of kernel 'k', is also the local that holds x's value in kernel 'k': choose another name
+1|-o k.c --strategy=loops x=3,4 y=3,1 out_0=1|bcastgen: error: 'out_0', an operand of kernel 'k', is also a pointer kernel 'k' moves through out: choose another name
+1|-o k.c --strategy=loops x=3 i0=3|bcastgen: error: 'i0', an operand of kernel 'k', is also a loop counter of kernel 'k': choose another name
+1|-o k.c --strategy=loops --name x_0 x=3,4 y=3,1|bcastgen: error: 'x_0', the function of kernel 'x_0', is also a pointer kernel 'x_0' moves through x: choose another name
+1|-o k.c --name K_H x=3|bcastgen: error: 'K_H', the function of kernel 'K_H', is also the include guard of k.h: choose another name
+1|-o k.c --name memcpy x=3|bcastgen: error: kernel name 'memcpy' is a function of the C library: choose another with --name
+1|-o main.c x=3|bcastgen: error: kernel name 'main' is a function of the C library: choose another with --name
+1|-o k.c --name sqrtf x=3|bcastgen: error: kernel name 'sqrtf' is a function of the C library: choose another with --name
+1|-o k.c --name _k x=3|bcastgen: error: kernel name '_k' is reserved at file scope for the C implementation (_x): choose another with --name
+1|-o out/bc.c x=3|bcastgen: error: output file 'out/bc.c' would write a header bc.h that hides the runtime's bc.h from the kernels: choose another name
+1|-o k.c k=3|bcastgen: error: 'k', an operand of kernel 'k', is also the function of kernel 'k': choose another name
 1|-o k.h x=3|bcastgen: error: output file 'k.h' does not end in .c
 1|-o my-k.c x=3|bcastgen: error: kernel name 'my-k' is not a C identifier (it comes from -o; set it with --name)
-1|-o k.c --name for x=3|bcastgen: error: kernel name 'for' is reserved: choose another with --name
+1|-o k.c --name for x=3|bcastgen: error: kernel name 'for' is a C or C++ keyword: choose another with --name
 1|-o nodir/k.c x=3|bcastgen: error: cannot create a temporary file for 'nodir/k.c': No such file or directory
 1|-o k.c --inplace --op lt x=3 y=3|bcastgen: error: --inplace writes the result into 'x', whose dtype f32 is not the result's u8
 2|--frobnicate x=2|bcastgen: error: unknown option '--frobnicate'

@@ -1,0 +1,580 @@
+/*
+** t004-plan: the planner's decisions, without Lua: loops and their
+** extents, how each operand moves, where each input is read, the
+** strategy, the unrolled offsets, the typed value tree, the values
+** computed once and the loops put in another order.
+*/
+#include <string.h>
+
+#include "plan.h"
+#include "tap.h"
+
+static struct operand ops[BCAST_MAX_OPERANDS];
+static const char *names[BCAST_MAX_OPERANDS];
+static const struct dtype *in_dt[BCAST_MAX_OPERANDS];
+static struct bcast b;
+static struct expr e;
+static struct plan p;
+static struct plan_request rq;
+static struct strbuf err;
+
+/*
+** Set up a request: the operands in ARGS ("x=8,64,56,56 b:i16=64,1,1"),
+** resolved by the NumPy rule, and COMP computed in dtype T: an op's
+** name, or else an expression of the operands. The result is stored in
+** the computation's dtype. Free what the previous request made. Return
+** 0, or -1 (with a diagnostic) if the test's input is bad.
+*/
+static int
+request(const char *args, const char *comp, const char *t)
+{
+	char buf[512], *tok;
+	const struct op *op = op_find(comp);
+	int n = 0;
+
+	plan_free(&p);
+	expr_free(&e);
+	sb_free(&err);
+	strcpy(buf, args);
+	for (tok = strtok(buf, " "); tok; tok = strtok(NULL, " ")) {
+		if (operand_parse(tok, &ops[n], &err) != 0) {
+			diag("bad operand in test: %s", err.s);
+			return -1;
+		}
+		names[n] = ops[n].name;
+		in_dt[n] = dtype_find(ops[n].dtype[0] ? ops[n].dtype : t);
+		n++;
+	}
+	bcast_resolve(&b, ops, n, 0, BCAST_NUMPY_AXIS);
+	if (b.err) {
+		diag("operands in test do not broadcast: %s", args);
+		return -1;
+	}
+	if (op)
+		expr_from_op(&e, op, n);
+	else if (expr_parse(&e, comp, names, n, &err) != 0) {
+		diag("bad expression in test: %s", err.s);
+		return -1;
+	}
+	if (expr_check(&e, dtype_find(t), &err) != 0) {
+		diag("expression in test does not check: %s", err.s);
+		return -1;
+	}
+	memset(&rq, 0, sizeof rq);
+	rq.nin = n;
+	rq.strategy = PLAN_AUTO;
+	rq.unroll_limit = PLAN_UNROLL_DEFAULT;
+	rq.expr = &e;
+	rq.dtype = dtype_find(t);
+	rq.in_dtype = in_dt;
+	rq.out_dtype = e.node[e.root].type;
+	return 0;
+}
+
+/* Build the plan for the request; return plan_build's result. */
+static int
+build(void)
+{
+	int r;
+
+	sb_free(&err);
+	plan_free(&p);
+	r = plan_build(&p, &b, &rq, &err);
+	if (r != 0)
+		plan_free(&p);
+	return r;
+}
+
+/* Set up and build with STRATEGY; return 0 on success. */
+static int
+plan_for(const char *args, const char *comp, const char *t, enum plan_strategy strategy)
+{
+	if (request(args, comp, t) != 0)
+		return -1;
+	rq.strategy = strategy;
+	return build();
+}
+
+/* Return 1 if the plan's loops have the N extents in WANT. */
+static int
+extents_are(int n, const unsigned long long *want)
+{
+	int ok = p.nloops == n;
+
+	for (int l = 0; ok && l < n; l++)
+		ok = p.loop[l].extent == want[l];
+	if (!ok) {
+		struct strbuf sb = {0};
+
+		sb_add(&sb, "");
+		for (int l = 0; l < p.nloops; l++)
+			sb_printf(&sb, " %llu", (unsigned long long)p.loop[l].extent);
+		diag("extents:%s", sb.s);
+		sb_free(&sb);
+	}
+	return ok;
+}
+
+/* Return 1 if operand I (nin: the output) moves as MOVES and STRIDES say, loop by loop. */
+static int
+moves_are(int i, const enum plan_move *moves, const long long *strides)
+{
+	for (int l = 0; l < p.nloops; l++)
+		if (p.loop[l].move[i] != moves[l] || p.loop[l].stride[i] != strides[l]) {
+			diag("operand %d, loop %d: move %d stride %lld", i, l,
+			     (int)p.loop[l].move[i], (long long)p.loop[l].stride[i]);
+			return 0;
+		}
+	return 1;
+}
+
+/* Return 1 if the error message contains WANT. */
+static int
+message_has(const char *want)
+{
+	int r = err.s && strstr(err.s, want) != NULL;
+
+	if (!r)
+		diag("message: %s\nwant: %s", err.s ? err.s : "(none)", want);
+	return r;
+}
+
+/* The value at the root of the plan's tree. */
+static const struct plan_value *
+root(void)
+{
+	return &p.value[p.nvalues - 1];
+}
+
+/* Argument K of value V. */
+static const struct plan_value *
+arg(const struct plan_value *v, int k)
+{
+	return &p.value[v->arg[k]];
+}
+
+/* Return 1 if value V is a read of input I in dtype T. */
+static int
+is_read(const struct plan_value *v, int i, const char *t)
+{
+	return v->kind == VALUE_READ && v->operand == i && v->type == dtype_find(t);
+}
+
+/* Return 1 if value V converts, in the way HOW, to dtype T. */
+static int
+is_convert(const struct plan_value *v, enum value_convert how, const char *t)
+{
+	return v->kind == VALUE_CONVERT && v->convert == how && v->type == dtype_find(t)
+	       && v->nargs == 1;
+}
+
+/* Return 1 if value V applies op NAME in dtype CALC with FORM. */
+static int
+is_op(const struct plan_value *v, const char *name, const char *calc, enum value_form form)
+{
+	return v->kind == VALUE_OP && v->op == op_find(name) && v->calc == dtype_find(calc)
+	       && v->form == form;
+}
+
+/* Count the values that convert; a plan's tree needs none for same dtypes. */
+static int
+converts(void)
+{
+	int n = 0;
+
+	for (int i = 0; i < p.nvalues; i++)
+		n += p.value[i].kind == VALUE_CONVERT;
+	return n;
+}
+
+/* The DESIGN examples: merged loops, moves, reads. */
+static void
+test_design(void)
+{
+	static const unsigned long long bias[] = {8, 64, 3136}, row[] = {4096, 1024}, same[] = {60};
+	static const enum plan_move x_moves[] = {MOVE_POINTER, MOVE_POINTER, MOVE_INDEX};
+	static const enum plan_move b_moves[] = {MOVE_NONE, MOVE_POINTER, MOVE_NONE};
+	static const long long x_strides[] = {200704, 3136, 1}, b_strides[] = {0, 1, 0};
+	static const enum plan_move row_moves[] = {MOVE_NONE, MOVE_INDEX};
+	static const long long row_strides[] = {0, 1}, row_out[] = {1024, 1};
+
+	ok1(plan_for("x=8,64,56,56 b=64,1,1", "add", "f32", PLAN_AUTO) == 0);
+	ok1(p.strategy == PLAN_LOOPS);
+	ok1(p.count == 8ull * 64 * 56 * 56);
+	ok1(extents_are(3, bias));
+	ok1(moves_are(0, x_moves, x_strides));
+	ok1(moves_are(1, b_moves, b_strides));
+	ok1(moves_are(2, x_moves, x_strides));	/* the output, contiguous like x */
+	ok1(p.read[1].level == 2 && p.read[1].into_local);	/* once per i1 */
+	ok1(p.read[0].level == 3 && !p.read[0].into_local);	/* in the body, used once */
+	ok1(p.read[0].uses == 1 && p.read[1].uses == 1 && !p.read[0].via_output);
+	ok1(p.nvalues == 3 && converts() == 0);
+	ok1(is_op(root(), "add", "f32", FORM_INFIX) && is_read(arg(root(), 0), 0, "f32")
+	    && is_read(arg(root(), 1), 1, "f32"));
+	ok1(p.ntemps == 0 && p.offset == NULL && !p.libm);
+
+	ok1(plan_for("x=4096,1024 r=1024", "add", "f32", PLAN_AUTO) == 0);
+	ok1(extents_are(2, row));
+	ok1(moves_are(1, row_moves, row_strides));
+	ok1(moves_are(2, (const enum plan_move[]){MOVE_POINTER, MOVE_INDEX}, row_out));
+	ok1(p.read[1].level == 2 && !p.read[1].into_local);
+
+	ok1(plan_for("x=3,4,5 y=3,4,5 z=3,4,5", "add", "f32", PLAN_AUTO) == 0);
+	ok1(extents_are(1, same));
+	ok1(p.loop[0].counter == COUNTER_SIZE);
+	ok1(p.loop[0].stride[0] == 1 && p.loop[0].stride[3] == 1
+	    && p.loop[0].move[2] == MOVE_INDEX && p.loop[0].move[3] == MOVE_INDEX);
+	/* add of three: one op, folded by the templates */
+	ok1(p.nvalues == 4 && root()->nargs == 3);
+
+	/* size-1 dimensions are dropped, even between others */
+	ok1(plan_for("x=5,1,1,7 y=5,1,1,1", "add", "f32", PLAN_LOOPS) == 0);
+	ok1(extents_are(2, (const unsigned long long[]){5, 7}));
+	ok1(p.loop[0].stride[0] == 7 && p.loop[0].stride[1] == 1 && p.loop[1].stride[1] == 0);
+
+	/* in place: the first input is read through the output's pointer */
+	request("x=8,64,5,5 b=64,1,1", "add", "f32");
+	rq.inplace = 1;
+	ok1(build() == 0);
+	ok1(p.inplace && p.read[0].via_output && p.read[0].level == 3 && !p.read[0].into_local);
+	ok1(p.loop[0].move[0] == MOVE_NONE && p.loop[1].move[0] == MOVE_NONE
+	    && p.loop[2].move[0] == MOVE_NONE && p.loop[2].move[2] == MOVE_INDEX);
+}
+
+/* The strategy: unroll up to the limit, loops beyond, errors when asked. */
+static void
+test_strategy(void)
+{
+	static const char big[] = "x*y + x*y + x*y + x*y + x*y";	/* 19 nodes */
+
+	ok1(plan_for("x=4,4 y=4", "add", "f32", PLAN_AUTO) == 0);
+	ok1(p.strategy == PLAN_UNROLL && p.count == PLAN_UNROLL_DEFAULT);
+	ok1(plan_for("x=17 y=17", "add", "f32", PLAN_AUTO) == 0);
+	ok1(p.strategy == PLAN_LOOPS && p.offset == NULL);
+	request("x=17 y=17", "add", "f32");
+	rq.unroll_limit = 17;
+	ok1(build() == 0 && p.strategy == PLAN_UNROLL);
+
+	ok1(plan_for("x=17 y=17", "add", "f32", PLAN_UNROLL) == -1);
+	ok1(message_has("cannot unroll 17 elements: the limit is 16"));
+	request("x=3 y=3", "add", "f32");
+	rq.unroll_limit = PLAN_UNROLL_CEILING + 1;
+	ok1(build() == -1 && message_has("unroll limit 4097 is above the ceiling 4096"));
+	ok1(plan_for("x=17 y=17", "add", "f32", PLAN_LOOPS) == 0 && p.strategy == PLAN_LOOPS);
+	ok1(plan_for("x=2 y=2", "add", "f32", PLAN_LOOPS) == 0 && p.strategy == PLAN_LOOPS
+	    && p.offset == NULL && p.nloops == 1);
+
+	/* the node bound: 4096 elements of 3 nodes unroll, of 19 do not */
+	request("x=4000 y=4000", "add", "f32");
+	rq.unroll_limit = PLAN_UNROLL_CEILING;
+	ok1(build() == 0 && p.strategy == PLAN_UNROLL);
+	request("x=4000 y=4000", big, "f32");
+	ok1(e.n == 19);
+	rq.unroll_limit = PLAN_UNROLL_CEILING;
+	ok1(build() == 0 && p.strategy == PLAN_LOOPS);
+	request("x=3000 y=3000", big, "f32");
+	rq.unroll_limit = PLAN_UNROLL_CEILING;
+	ok1(build() == 0 && p.strategy == PLAN_UNROLL);	/* 3000 * 19 <= 65536 */
+	request("x=4000 y=4000", big, "f32");
+	rq.unroll_limit = PLAN_UNROLL_CEILING;
+	rq.strategy = PLAN_UNROLL;
+	ok1(build() == -1);
+	ok1(message_has("cannot unroll 4000 elements of an expression of 19 nodes"));
+
+	/* no elements: nothing to loop over or unroll, whatever was asked */
+	ok1(plan_for("x=3,0,4 y=4", "add", "f32", PLAN_AUTO) == 0);
+	ok1(p.strategy == PLAN_EMPTY && p.count == 0);
+	ok1(plan_for("x=3,0,4 y=4", "add", "f32", PLAN_UNROLL) == 0 && p.strategy == PLAN_EMPTY);
+
+	/* scalars: a loop nest of no loops; every input read first */
+	ok1(plan_for("x= y=", "add", "f32", PLAN_LOOPS) == 0);
+	ok1(p.strategy == PLAN_LOOPS && p.nloops == 0 && p.count == 1);
+	ok1(p.read[0].level == 0 && p.read[0].into_local && p.read[1].level == 0
+	    && p.read[1].into_local);
+	ok1(plan_for("x= y=", "add", "f32", PLAN_AUTO) == 0 && p.strategy == PLAN_UNROLL);
+	ok1(p.offset && p.offset[0] == 0 && p.offset[1] == 0 && p.offset[2] == 0);
+	/* a size-1 result is a scalar too */
+	ok1(plan_for("x=1,1 y=1", "add", "f32", PLAN_LOOPS) == 0 && p.nloops == 0
+	    && p.count == 1);
+}
+
+/* Unrolled offsets: [element * (nin + 1) + operand], output last. */
+static void
+test_offsets(void)
+{
+	int bad = 0;
+
+	request("x=2,1,4 y=3,1", "add", "f32");
+	rq.strategy = PLAN_UNROLL;
+	rq.unroll_limit = 24;
+	ok1(build() == 0);
+	ok1(p.strategy == PLAN_UNROLL && p.count == 24);
+	ok1(extents_are(3, (const unsigned long long[]){2, 3, 4}));
+	ok1(p.offset != NULL);
+	for (unsigned i = 0; p.offset && i < 2; i++)
+		for (unsigned j = 0; j < 3; j++)
+			for (unsigned l = 0; l < 4; l++) {
+				unsigned k = i * 12 + j * 4 + l;
+				const uint64_t *o = &p.offset[k * 3];
+
+				if (o[0] != 4 * i + l || o[1] != j || o[2] != k) {
+					if (!bad)
+						diag("element %u: offsets %llu %llu %llu", k,
+						     (unsigned long long)o[0], (unsigned long long)o[1],
+						     (unsigned long long)o[2]);
+					bad++;
+				}
+			}
+	ok1(p.offset && bad == 0);
+	/* used twice when unrolled: read into a local once per element */
+	ok1(plan_for("x=2,3", "x*x + x", "f32", PLAN_UNROLL) == 0);
+	ok1(p.read[0].uses == 3 && p.read[0].into_local);
+	ok1(p.offset && p.offset[2 * 1] == 1 && p.offset[2 * 1 + 1] == 1);	/* x, out */
+	ok1(plan_for("x=2,3 y=3", "add", "f32", PLAN_UNROLL) == 0);
+	ok1(!p.read[0].into_local && !p.read[1].into_local);
+}
+
+/* The value tree: reads in their stored dtype, every conversion explicit. */
+static void
+test_values(void)
+{
+	const struct plan_value *v;
+
+	/* x stored as i16 in an f32 kernel: read as i16, cast on load */
+	ok1(plan_for("x:i16=4,5 y=4,5", "add", "f32", PLAN_LOOPS) == 0);
+	ok1(p.nvalues == 4);
+	v = root();
+	ok1(is_op(v, "add", "f32", FORM_INFIX) && v->type == dtype_find("f32") && !v->is_bool);
+	ok1(is_convert(arg(v, 0), CONVERT_CAST, "f32") && is_read(arg(arg(v, 0), 0), 0, "i16"));
+	ok1(is_read(arg(v, 1), 1, "f32"));
+	ok1(arg(v, 0)->source == 0 && arg(arg(v, 0), 0)->source == -1);	/* the cast is x's */
+	ok1(!arg(v, 0)->hoistable && v->hoistable);
+
+	/* float to integer saturates; narrower signed integers wrap */
+	ok1(plan_for("x:f32=4 y=4", "add", "i32", PLAN_LOOPS) == 0);
+	ok1(is_convert(arg(root(), 0), CONVERT_SATURATE, "i32"));
+	ok1(is_op(root(), "add", "i32", FORM_HELPER));
+	ok1(plan_for("x:i64=4 y=4", "add", "i8", PLAN_LOOPS) == 0);
+	ok1(is_convert(arg(root(), 0), CONVERT_WRAP, "i8"));
+	ok1(plan_for("x:i64=4 y=4", "add", "u8", PLAN_LOOPS) == 0);
+	ok1(is_convert(arg(root(), 0), CONVERT_CAST, "u8"));	/* unsigned wraps as C does */
+	ok1(plan_for("x:i8=4 y=4", "add", "i64", PLAN_LOOPS) == 0);
+	ok1(is_convert(arg(root(), 0), CONVERT_CAST, "i64"));	/* widening is exact */
+	ok1(plan_for("x:u32=4 y=4", "add", "i32", PLAN_LOOPS) == 0);
+	ok1(is_convert(arg(root(), 0), CONVERT_WRAP, "i32"));	/* same width, signed */
+
+	/* comparisons */
+	ok1(plan_for("x=4 y=4", "less", "f32", PLAN_LOOPS) == 0);
+	ok1(is_op(root(), "less", "f32", FORM_COMPARE) && root()->is_bool
+	    && root()->type == dtype_find("u8"));
+	ok1(plan_for("x=4 y=4", "less", "i32", PLAN_LOOPS) == 0);
+	ok1(is_op(root(), "less", "i32", FORM_HELPER) && root()->is_bool);
+
+	/* truth tests take their arguments as they are */
+	ok1(plan_for("x=4 y=4", "logical_and", "f32", PLAN_LOOPS) == 0);
+	ok1(is_op(root(), "logical_and", "u8", FORM_LOGICAL) && root()->is_bool);
+	ok1(is_read(arg(root(), 0), 0, "f32") && is_read(arg(root(), 1), 1, "f32"));
+	ok1(converts() == 0);
+	ok1(plan_for("x=4", "logical_not", "f32", PLAN_LOOPS) == 0);
+	ok1(root()->form == FORM_NOT && is_read(arg(root(), 0), 0, "f32"));
+	ok1(plan_for("x=4 y=4", "where(x < y, x, y)", "f32", PLAN_LOOPS) == 0);
+	v = root();
+	ok1(is_op(v, "where", "f32", FORM_SELECT) && v->nargs == 3);
+	ok1(is_op(arg(v, 0), "less", "f32", FORM_COMPARE) && arg(v, 0)->type == dtype_find("u8"));
+	ok1(is_read(arg(v, 1), 0, "f32") && is_read(arg(v, 2), 1, "f32") && converts() == 0);
+	/* an arithmetic op on a comparison converts it */
+	ok1(plan_for("x=4 y=4", "(x < y) + x", "f32", PLAN_LOOPS) == 0);
+	ok1(is_convert(arg(root(), 0), CONVERT_CAST, "f32")
+	    && is_op(arg(arg(root(), 0), 0), "less", "f32", FORM_COMPARE));
+
+	/* the root converted to the stored result's dtype */
+	request("x=4 y=4", "add", "f32");
+	rq.out_dtype = dtype_find("f64");
+	ok1(build() == 0 && is_convert(root(), CONVERT_CAST, "f64")
+	    && is_op(arg(root(), 0), "add", "f32", FORM_INFIX));
+	request("x=4 y=4", "add", "f32");
+	rq.out_dtype = dtype_find("i16");
+	ok1(build() == 0 && is_convert(root(), CONVERT_SATURATE, "i16"));
+	request("x=4 y=4", "less", "f32");
+	rq.out_dtype = dtype_find("f32");
+	ok1(build() == 0 && is_convert(root(), CONVERT_CAST, "f32")
+	    && arg(root(), 0)->is_bool);
+
+	/* other forms, literals */
+	ok1(plan_for("x=4", "-x", "f32", PLAN_LOOPS) == 0 && root()->form == FORM_PREFIX);
+	ok1(plan_for("x=4", "copy", "f32", PLAN_LOOPS) == 0 && p.nvalues == 1
+	    && is_read(root(), 0, "f32"));
+	ok1(plan_for("x=4", "add", "f32", PLAN_LOOPS) == 0 && root()->form == FORM_PASS);
+	ok1(plan_for("x=4", "x * 0.1", "f32", PLAN_LOOPS) == 0);
+	v = arg(root(), 1);
+	ok1(v->kind == VALUE_LITERAL && strcmp(v->digits, "0.1") == 0 && !v->negative);
+	ok1(plan_for("x=4", "x + -128", "i8", PLAN_LOOPS) == 0);
+	v = arg(root(), 1);
+	ok1(v->kind == VALUE_LITERAL && v->negative && v->minimum
+	    && strcmp(v->digits, "128") == 0);
+}
+
+/* Values computed once, before the loop from which they no longer vary. */
+static void
+test_hoisting(void)
+{
+	static const char hoist[] = "x + exp(b)*sqrt(s)";
+	const struct plan_value *t0, *t1;
+
+	ok1(plan_for("x=4,3,32,32 b=3,1,1 s=", hoist, "f32", PLAN_AUTO) == 0);
+	ok1(p.strategy == PLAN_LOOPS);
+	ok1(extents_are(3, (const unsigned long long[]){4, 3, 1024}));
+	ok1(p.read[0].level == 3 && p.read[1].level == 2 && p.read[2].level == 0);
+	ok1(p.read[2].into_local && p.read[1].into_local);
+	ok1(p.ntemps == 2);
+	if (p.ntemps == 2) {
+		t0 = &p.value[p.temps[0]];
+		t1 = &p.value[p.temps[1]];
+		ok1(is_op(t0, "sqrt", "f32", FORM_HELPER) && t0->level == 0 && t0->temp == 0);
+		ok1(is_op(t1, "multiply", "f32", FORM_INFIX) && t1->level == 2 && t1->temp == 1);
+		ok1(arg(t1, 1) == t0);	/* sqrt(s) computed once, used by the product */
+		ok1(is_op(arg(t1, 0), "exp", "f32", FORM_HELPER) && arg(t1, 0)->temp == -1);
+	}
+	ok1(root()->level == 3 && root()->temp == -1);
+	ok1(p.libm);
+
+	/* nothing is computed once when unrolled */
+	request("x=2,3,2,2 b=3,1,1 s=", hoist, "f32");
+	rq.strategy = PLAN_UNROLL;
+	rq.unroll_limit = 64;
+	ok1(build() == 0);
+	ok1(p.strategy == PLAN_UNROLL && p.ntemps == 0 && p.libm);
+	ok1(plan_for("x=2,3,2,2 b=3,1,1 s=", hoist, "f32", PLAN_LOOPS) == 0 && p.ntemps == 2);
+
+	/* a read alone is not computed once, nor a conversion the plan added */
+	ok1(plan_for("x=4,3,32,32 b:i16=3,1,1", "add", "f32", PLAN_LOOPS) == 0);
+	ok1(p.ntemps == 0 && p.read[1].level == 2 && arg(root(), 1)->level == 2);
+	/* but a cast the user wrote is */
+	ok1(plan_for("x=4,3,32,32 b:i16=3,1,1", "x + f32(b * b)", "f32", PLAN_LOOPS) == 0);
+	ok1(p.ntemps == 1 && p.value[p.temps[0]].kind == VALUE_CONVERT
+	    && p.value[p.temps[0]].source >= 0 && p.value[p.temps[0]].level == 2);
+	ok1(p.read[1].uses == 2 && p.read[1].into_local);
+	/* a comparison converted for the op above it: computed once, before the cast */
+	ok1(plan_for("x=4,3,32,32 b=3,1,1", "x + (b < 1)", "f32", PLAN_LOOPS) == 0);
+	ok1(p.ntemps == 1 && is_op(&p.value[p.temps[0]], "less", "f32", FORM_COMPARE)
+	    && p.value[p.temps[0]].level == 2);
+	ok1(is_convert(arg(root(), 1), CONVERT_CAST, "f32") && arg(root(), 1)->temp == -1);
+	/* a value of literals alone is left to the compiler */
+	ok1(plan_for("x=4,3", "x + 2*3", "f32", PLAN_LOOPS) == 0 && p.ntemps == 0);
+}
+
+/* The loops in another order: the plan follows them. */
+static void
+test_reorder(void)
+{
+	static const char hoist[] = "x + exp(b)*sqrt(s)";
+	static const int rotate[] = {2, 0, 1}, back[] = {1, 2, 0}, swap[] = {1, 0, 2};
+	static const enum plan_move x_moves[] = {MOVE_POINTER, MOVE_POINTER, MOVE_INDEX};
+	static const enum plan_move b_moves[] = {MOVE_NONE, MOVE_NONE, MOVE_INDEX};
+	static const long long x_strides[] = {1, 1600, 25}, b_strides[] = {0, 0, 1};
+	int nvalues;
+
+	/* planner's order: 8 (x 1600, b 0), 64 (x 25, b 1), 25 (x 1, b 0) */
+	ok1(plan_for("x=8,64,5,5 b=64,1,1", "add", "f32", PLAN_LOOPS) == 0);
+	ok1(extents_are(3, (const unsigned long long[]){8, 64, 25}));
+	plan_reorder(&p, rotate);
+	ok1(extents_are(3, (const unsigned long long[]){25, 8, 64}));
+	ok1(moves_are(0, x_moves, x_strides));	/* x's innermost stride is 25 */
+	ok1(moves_are(1, b_moves, b_strides));
+	ok1(moves_are(2, x_moves, x_strides));	/* so is the output's */
+	ok1(p.read[1].level == 3 && !p.read[1].into_local);	/* b varies innermost now */
+	plan_reorder(&p, back);
+	ok1(extents_are(3, (const unsigned long long[]){8, 64, 25}));
+	ok1(p.loop[2].move[2] == MOVE_INDEX && p.loop[2].stride[2] == 1
+	    && p.loop[1].move[1] == MOVE_POINTER && p.loop[2].move[1] == MOVE_NONE);
+	ok1(p.read[1].level == 2 && p.read[1].into_local);
+
+	/* asked for in the request: the same plan as reordering afterwards */
+	request("x=8,64,5,5 b=64,1,1", "add", "f32");
+	rq.strategy = PLAN_LOOPS;
+	rq.loop_order = rotate;
+	rq.nloop_order = 3;
+	ok1(build() == 0);
+	ok1(extents_are(3, (const unsigned long long[]){25, 8, 64}));
+	ok1(moves_are(0, x_moves, x_strides) && moves_are(1, b_moves, b_strides)
+	    && moves_are(2, x_moves, x_strides));
+	ok1(p.read[1].level == 3);
+
+	/* the values computed once follow: b varies in the outermost loop */
+	ok1(plan_for("x=8,64,5,5 b=64,1,1 s=", hoist, "f32", PLAN_LOOPS) == 0);
+	ok1(p.ntemps == 2 && p.value[p.temps[1]].level == 2 && p.read[1].level == 2);
+	nvalues = p.nvalues;
+	request("x=8,64,5,5 b=64,1,1 s=", hoist, "f32");
+	rq.strategy = PLAN_LOOPS;
+	rq.loop_order = swap;
+	rq.nloop_order = 3;
+	ok1(build() == 0);
+	ok1(extents_are(3, (const unsigned long long[]){64, 8, 25}));
+	ok1(p.read[1].level == 1 && p.read[1].into_local && p.read[2].level == 0);
+	ok1(p.loop[0].move[1] == MOVE_POINTER && p.loop[1].move[1] == MOVE_NONE);
+	ok1(p.ntemps == 2 && p.value[p.temps[0]].level == 0 && p.value[p.temps[1]].level == 1
+	    && is_op(&p.value[p.temps[1]], "multiply", "f32", FORM_INFIX));
+	plan_reorder(&p, rotate);	/* 25, 64, 8: b is read in the middle loop */
+	ok1(p.read[1].level == 2 && p.ntemps == 2 && p.value[p.temps[1]].level == 2);
+	plan_reorder(&p, (const int[]){1, 2, 0});	/* 64, 8, 25 again */
+	ok1(p.read[1].level == 1 && p.value[p.temps[1]].level == 1);
+	plan_reorder(&p, (const int[]){1, 2, 0});	/* 8, 25, 64: b innermost */
+	ok1(extents_are(3, (const unsigned long long[]){8, 25, 64}));
+	ok1(p.read[1].level == 3 && !p.read[1].into_local);
+	/* only sqrt(s) is left to compute once */
+	ok1(p.ntemps == 1 && is_op(&p.value[p.temps[0]], "sqrt", "f32", FORM_HELPER)
+	    && p.value[p.temps[0]].level == 0);
+	ok1(p.nvalues == nvalues);	/* the tree is the same; only levels move */
+
+	/* unrolled: the offsets follow the order of the loops */
+	request("x=2,1,4 y=3,1", "add", "f32");
+	rq.strategy = PLAN_UNROLL;
+	rq.unroll_limit = 24;
+	rq.loop_order = rotate;	/* 4, 2, 3 */
+	rq.nloop_order = 3;
+	ok1(build() == 0 && p.strategy == PLAN_UNROLL);
+	/* element 1 is (i0, i1, i2) = (0, 0, 1): x 0, y 1, out 4; element 3 is (0, 1, 0) */
+	ok1(p.offset && p.offset[3] == 0 && p.offset[4] == 1 && p.offset[5] == 4);
+	ok1(p.offset && p.offset[9] == 4 && p.offset[10] == 0 && p.offset[11] == 12);
+
+	/* not a permutation of the loops */
+	request("x=8,64,5,5 b=64,1,1", "add", "f32");
+	rq.loop_order = (const int[]){1, 0};
+	rq.nloop_order = 2;
+	ok1(build() == -1);
+	ok1(message_has("the loop order must list each of the plan's 3 loops once, "
+	                "outermost first; their trip counts are 8, 64, 25"));
+	rq.loop_order = (const int[]){0, 0, 1};
+	rq.nloop_order = 3;
+	ok1(build() == -1 && message_has("plan's 3 loops once"));
+	rq.loop_order = (const int[]){0, 1, 3};
+	ok1(build() == -1 && message_has("plan's 3 loops once"));
+	rq.loop_order = (const int[]){0, -1, 1};
+	ok1(build() == -1 && message_has("plan's 3 loops once"));
+	request("x=3,4 y=3,4", "add", "f32");
+	rq.loop_order = (const int[]){0, 1};
+	rq.nloop_order = 2;
+	ok1(build() == -1 && message_has("the plan's 1 loop once") && message_has("are 12"));
+	rq.nloop_order = 1;
+	ok1(build() == 0 && p.nloops == 1);
+	request("x= y=", "add", "f32");
+	rq.strategy = PLAN_LOOPS;
+	rq.loop_order = (const int[]){0};
+	rq.nloop_order = 0;
+	ok1(build() == 0 && p.nloops == 0);
+}
+
+int
+main(void)
+{
+	test_design();
+	test_strategy();
+	test_offsets();
+	test_values();
+	test_hoisting();
+	test_reorder();
+	plan_free(&p);
+	expr_free(&e);
+	sb_free(&err);
+	return done_testing();
+}

@@ -1,0 +1,61 @@
+#!/bin/sh
+# t150-names: names are checked against what the emitted file declares,
+# not against a fixed list of patterns: a name the code does not use is
+# accepted and the file compiles with strict warnings in C and C++
+# (-Wshadow too); kernels of one spec whose macros would collide, or a
+# kernel given its table twice, are errors. The errors themselves are
+# in t030 (command line) and here (spec).
+. "$(dirname "$0")/lib.sh"
+
+n=0 status=0
+check() {
+	n=$((n + 1))
+	if [ "$1" = 0 ]; then echo "ok $n - $2"; else echo "not ok $n - $2"; status=1; fi
+}
+CFLAGS="-std=c99 -Wall -Wextra -Wpedantic -Wconversion -Wshadow -Werror -I$TESTS/../runtime"
+CXXFLAGS="-std=c++11 -Wall -Wextra -Wpedantic -Wconversion -Wshadow -Werror -I$TESTS/../runtime"
+
+# Names that look like the code's but that these kernels do not declare.
+while IFS='|' read -r what args; do
+	rm -f k.c k.h
+	# shellcheck disable=SC2086
+	"$GEN" -o k.c $args 2>err && gcc $CFLAGS -c k.c -o k.o && g++ $CXXFLAGS -x c++ -c k.c -o k.o
+	check $? "accepted and compiles: $what ($args)"
+done <<'EOF_CASES'
+a counter name where there is no loop|i0=3 y=3
+a value local's name where none is read once|x=3 x_v=3
+an output pointer's name in an unrolled kernel|x=3 out_0=3
+a temporary's name where nothing is hoisted|--expr=x*exp(b)+t0 x=3,4 b=3,1 t0=3,4
+out as the operand written in place|--inplace out=3 y=3
+a name like a macro of another kernel|--name k x=3 K2_RANK=3
+EOF_CASES
+
+# Spec kernels whose names collide in the file.
+printf 'kernel "ab" { "x=3" }\nkernel "AB" { "x=3" }\n' >case.lua
+"$GEN" case.lua -o out.c 2>err
+[ $? = 1 ] && [ ! -e out.c ] \
+	&& grep -q "^case.lua:2: error: kernel 'AB': 'AB_COUNT' is both a macro of kernel 'ab' and a macro of kernel 'AB': kernel names must differ in more than case" err
+check $? "kernels ab and AB: their macros collide"
+printf 'kernel "a" { "x=3" }\nkernel "b" { "x=3", "A_RANK=3" }\n' >case.lua
+"$GEN" case.lua -o out.c 2>err
+[ $? = 1 ] && grep -q "^case.lua:2: error: kernel 'b': 'A_RANK', an operand of kernel 'b', is also a macro of kernel 'a'" err
+check $? "an operand named after another kernel's macro"
+printf 'kernel "OUT_H" { "x=3" }\n' >case.lua
+"$GEN" case.lua -o out.c 2>err
+[ $? = 1 ] && grep -q "^case.lua:1: error: kernel 'OUT_H': 'OUT_H', the function of kernel 'OUT_H', is also the include guard of out.h" err
+check $? "a kernel named after the file's include guard"
+printf 'kernel "k" { "x=3" }\nkernel "t0" { expr = "x*exp(b)", strategy = "loops", "x=3,4", "b=3,1" }\n' >case.lua
+"$GEN" case.lua -o out.c 2>err
+[ $? = 1 ] && grep -q "^case.lua:2: error: kernel 't0': 't0', the function of kernel 't0', is also a value kernel 't0' computes once" err
+check $? "a kernel named after a local of its own"
+printf 'local k = kernel "a"\nk { "x=3" }\nk { "x=3" }\n' >case.lua
+"$GEN" case.lua -o out.c 2>err
+[ $? = 1 ] && grep -q "^case.lua:1: error: kernel 'a' is given a table twice" err
+check $? "a kernel given its table twice"
+printf 'kernel "memcpy" { "x=3" }\n' >case.lua
+"$GEN" case.lua -o out.c 2>err
+[ $? = 1 ] && grep -q "^case.lua:1: error: kernel 'memcpy': kernel name 'memcpy' is a function of the C library: choose another name" err
+check $? "a kernel named after a C library function"
+
+echo "1..$n"
+exit $status
