@@ -58,6 +58,7 @@ int expr_parse(struct expr *e, const char *src, const char *const *names, int nn
                struct strbuf *err);
 void expr_from_op(struct expr *e, const struct op *op, int nargs);
 int expr_check(struct expr *e, const struct dtype *t, struct strbuf *err);
+int expr_error(struct expr *e, int node, struct strbuf *err, const char *fmt, ...);
 int expr_needs_libm(const struct expr *e);
 void expr_text(struct strbuf *sb, const struct expr *e, int node);
 int expr_hoist(struct expr *e, const int *hoist, int nloops, struct expr_temp **temps);
