@@ -4,7 +4,8 @@
 ** The parser is recursive descent over C's precedence, with the binary
 ** operators in a table, loosest first. Nodes are stored in the order
 ** they are made, so a node's arguments always come before it and the
-** last node made is the root. The types are expr_check.c's.
+** last node made is the root. expr_fold.c folds the constant parts,
+** expr_check.c gives the types.
 */
 #include <ctype.h>
 #include <stdarg.h>

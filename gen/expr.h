@@ -32,8 +32,9 @@ struct expr_node {
 	const struct dtype *calc;	/* the dtype it computes in (the cast's target) */
 	const struct dtype *type;	/* the dtype of its value */
 	int is_bool;		/* a comparison's or logical op's 0 or 1 */
-	int is_float;		/* EXPR_LITERAL: written with '.' or an exponent */
-	int negative;		/* EXPR_LITERAL: under a unary '-' */
+	int is_float;		/* EXPR_LITERAL: written with '.' or an exponent, or folded */
+	int negative;		/* EXPR_LITERAL: its sign (of 0 too: -0 is -0.0 as a float) */
+	int folded;		/* EXPR_LITERAL: the value of constant operators */
 	uint64_t magnitude;	/* EXPR_LITERAL: an integer's absolute value */
 	double value;		/* EXPR_LITERAL: a float's value */
 	int level;		/* the loop from which it no longer varies */
@@ -57,6 +58,7 @@ struct expr_temp {
 int expr_parse(struct expr *e, const char *src, const char *const *names, int nnames,
                struct strbuf *err);
 void expr_from_op(struct expr *e, const struct op *op, int nargs);
+int expr_fold(struct expr *e, struct strbuf *err);
 int expr_check(struct expr *e, const struct dtype *t, struct strbuf *err);
 int expr_error(struct expr *e, int node, struct strbuf *err, const char *fmt, ...);
 int expr_needs_libm(const struct expr *e);

@@ -1,9 +1,10 @@
 /*
 ** expr_check.c: the types of a fused expression.
 **
-** Every operand is loaded as the kernel's dtype T. A literal takes the
-** dtype of what it meets (T when it meets only literals) and must fit
-** in it. Arguments
+** Every operand is loaded as the kernel's dtype T. A literal (a number
+** as written, or a constant part folded by expr_fold.c) takes the dtype
+** of what it meets (T when it meets only literals) and must fit in it;
+** this is the one place where a constant's value is checked. Arguments
 ** of one operator must have the same dtype; a cast (f32(a), i16(a),
 ** ...) makes them so. A comparison or logical op gives 0 or 1 as u8,
 ** which converts to the dtype of what it meets. Each operator computes
@@ -58,15 +59,25 @@ expr_error(struct expr *e, int i, struct strbuf *err, const char *fmt, ...)
 	return -1;
 }
 
-/* Give literal node I the dtype TO, checking that its value fits. */
+/*
+** Give literal node I the dtype TO, checking that its value fits. A
+** folded constant's message says its value.
+*/
 static int
 literal_fits(struct expr *e, int i, const struct dtype *to, struct strbuf *err)
 {
 	struct expr_node *n = &e->node[i];
+	struct strbuf is = {0};
+	int r = 0;
 
 	if (n->is_float && !to->is_float)
 		return expr_error(e, i, err, "is a float, but the operands here are %s",
 		                  to->name);
+	if (n->folded && n->is_float)
+		sb_printf(&is, "is %g, which ", n->value);
+	else if (n->folded)
+		sb_printf(&is, "is %s%llu, which ", n->negative && n->magnitude ? "-" : "",
+		          (unsigned long long)n->magnitude);
 	if (to->is_float) {
 		/* an integer rounds once: to float directly, not through double */
 		if (!n->is_float && to->bits == 32)
@@ -74,7 +85,8 @@ literal_fits(struct expr *e, int i, const struct dtype *to, struct strbuf *err)
 		else if (!n->is_float)
 			n->value = n->negative ? -(double)n->magnitude : (double)n->magnitude;
 		if (to->bits == 32 && isinf((float)n->value))
-			return expr_error(e, i, err, "does not fit %s", to->name);
+			r = expr_error(e, i, err, "%sdoes not fit %s", is.s ? is.s : "",
+			               to->name);
 	} else {
 		uint64_t max = to->bits == 64 ? UINT64_MAX : ((uint64_t)1 << to->bits) - 1;
 		char range[64];
@@ -88,11 +100,13 @@ literal_fits(struct expr *e, int i, const struct dtype *to, struct strbuf *err)
 				         (unsigned long long)max + 1, (unsigned long long)max);
 			else
 				snprintf(range, sizeof range, "0 to %llu", (unsigned long long)max);
-			return expr_error(e, i, err, "does not fit %s (%s)", to->name, range);
+			r = expr_error(e, i, err, "%sdoes not fit %s (%s)",
+			               is.s ? is.s : "", to->name, range);
 		}
 	}
+	sb_free(&is);
 	n->type = n->calc = to;
-	return 0;
+	return r;
 }
 
 static int check_op_types(struct expr *e, int i, struct strbuf *err);
@@ -214,13 +228,16 @@ check(struct expr *e, int i, const struct dtype *t, struct strbuf *err)
 }
 
 /*
-** Check the types of E in a kernel of dtype T: every node gets the
-** dtype it computes in and the dtype of its value. On error return -1
-** with the message in ERR and its place in e->err_pos.
+** Fold E's constant parts (expr_fold), then check its types in a kernel
+** of dtype T: every node gets the dtype it computes in and the dtype of
+** its value. On error return -1 with the message in ERR and its place
+** in e->err_pos.
 */
 int
 expr_check(struct expr *e, const struct dtype *t, struct strbuf *err)
 {
+	if (expr_fold(e, err) != 0)
+		return -1;
 	if (check(e, e->root, t, err) != 0 || settle(e, e->root, t, err) != 0)
 		return -1;
 	return 0;

@@ -12,9 +12,21 @@ NumPy evaluation of the same text.
 
 The oracle does not trust the generator's tree: it parses the text
 itself (the grammar of README / issue: C precedence, unary minus folded
-into a literal), types it with the rules below and evaluates it with
-NumPy ufuncs in the dtype of each operator. The generator's intended
-types must agree with the parse (a self-check of the printer).
+into a literal), folds its constant parts, types it with the rules below
+and evaluates it with NumPy ufuncs in the dtype of each operator. The
+generator's intended types must agree with the parse (a self-check of
+the printer).
+
+Constant parts (README's --expr): an operator whose arguments are all
+constants becomes one literal of its exact value: integers as Python's
+ints with C's / (truncating), Python's % and >>, ~n = -n - 1,
+comparisons and logical ops 0 or 1, each result within +-(2^64 - 1); an
+integer meeting a float becomes a float, and floats compute in double
+(Python's float % is np.remainder's). Division by zero, a negative shift
+count, an integer out of that range or a float beyond double is an
+error. Unary minus keeps the sign of 0 (-0 is -0.0 as a float). What
+folds: - ! ~, the binary operators, ?: and min max abs where; casts and
+the other calls do not. The literal is then typed as any other, once.
 
 Type rules mirrored (README's --expr):
   - operands are converted from their stored dtype to T on load;
@@ -76,6 +88,7 @@ TAP: generation, rejects, banners, headers, coverage; then for each build
 one for the values, one for the fixed cases; then the hoisting checks.
 """
 import concurrent.futures
+import math
 import os
 import random
 import shlex
@@ -163,14 +176,18 @@ class Node:
     (a dtype name, 'bool', or None while untyped) and calc (the dtype an
     op computes in)."""
     __slots__ = ("kind", "key", "args", "name", "dt", "neg", "is_float", "text",
-                 "style", "type", "calc", "want")
+                 "style", "type", "calc", "want", "num")
 
     def __init__(self, kind, key=None, args=(), name=None, dt=None, neg=False,
-                 is_float=False, text=None, style=None, want=None):
+                 is_float=False, text=None, style=None, want=None, num=None):
         self.kind, self.key, self.args, self.name, self.dt = kind, key, list(args), name, dt
         self.neg, self.is_float, self.text, self.style = neg, is_float, text, style
         self.type = self.calc = None
         self.want = want            # the generator's intended type
+        # a literal's magnitude: as written, or a folded constant's (text None)
+        if kind == "lit" and num is None:
+            num = float(text) if is_float else int(text, 0)
+        self.num = num
 
     def walk(self):
         yield self
@@ -190,7 +207,7 @@ class Node:
 
 
 def lit_number(n):
-    return float(n.text) if n.is_float else int(n.text, 0)
+    return n.num
 
 
 # ---------------------------------------------------------------- parser
@@ -343,17 +360,16 @@ def lit_value(n, d):
     if is_float(d):
         if n.is_float:
             with np.errstate(over="ignore"):
-                v = np.float64(float(n.text)) if d == "f64" else np.float32(float(n.text))
+                v = np.float64(n.num) if d == "f64" else np.float32(n.num)
         else:
             # an integer rounds to nearest once (no trip through double)
-            v = np.array([int(n.text, 0)], np.uint64).astype(npdt(d))[0]
+            v = np.array([n.num], np.uint64).astype(npdt(d))[0]
         if np.isinf(v):
-            raise ExprError("literal %s does not fit %s" % (n.text, d))
+            raise ExprError("literal %r does not fit %s" % (n.num, d))
         return -v if n.neg else v
     if n.is_float:
-        raise ExprError("float literal %s in %s context" % (n.text, d))
-    v = int(n.text, 0)
-    v = -v if n.neg else v
+        raise ExprError("float literal %r in %s context" % (n.num, d))
+    v = -n.num if n.neg else n.num
     lo, hi = irange(d)
     if not lo <= v <= hi:
         raise ExprError("literal %d does not fit %s" % (v, d))
@@ -437,13 +453,122 @@ def infer(n, t):
                 check_types(n)
 
 
+# ---------------------------------------------------------------- folding
+
+FOLDS = ("neg", "not", "inv", "abs", "min", "max", "where", "land", "lor") + \
+    tuple(CMP) + tuple(KEY_LEVEL)
+INT_LIMIT = 2 ** 64 - 1
+
+
+def const(v, want=None):
+    """A folded literal of Python int or float v."""
+    if isinstance(v, float):
+        if not math.isfinite(v):
+            raise ExprError("constant overflows double")
+        return Node("lit", neg=math.copysign(1.0, v) < 0, is_float=True, num=abs(v),
+                    want=want)
+    if abs(v) > INT_LIMIT:
+        raise ExprError("constant %d beyond 64 bits" % v)
+    return Node("lit", neg=v < 0, is_float=False, num=abs(v), want=want)
+
+
+def ival(n):
+    return -n.num if n.neg else n.num
+
+
+def fval(n):
+    return -float(n.num) if n.neg else float(n.num)      # -0 is -0.0
+
+
+def truthy(n):
+    return n.num != 0
+
+
+def cmp3(a, b):
+    x, y = (fval(a), fval(b)) if a.is_float or b.is_float else (ival(a), ival(b))
+    return (x > y) - (x < y)
+
+
+def fold_value(key, a):
+    """The literal of op key on literals a, None if it does not fold."""
+    anyf = any(x.is_float for x in a)
+    if key == "neg":
+        return Node("lit", neg=not a[0].neg, is_float=a[0].is_float, num=a[0].num)
+    if key == "not":
+        return const(int(not truthy(a[0])))
+    if key in ("land", "lor"):
+        return const(int(truthy(a[0]) and truthy(a[1]) if key == "land"
+                         else truthy(a[0]) or truthy(a[1])))
+    if key in CMP:
+        c = cmp3(a[0], a[1])
+        return const(int({"eq": c == 0, "ne": c != 0, "lt": c < 0, "le": c <= 0,
+                          "gt": c > 0, "ge": c >= 0}[key]))
+    if key == "abs":
+        return const(abs(fval(a[0])) if anyf else abs(ival(a[0])))
+    if key in ("where", "min", "max"):
+        if key == "where":
+            r = a[1] if truthy(a[0]) else a[2]
+            anyf = a[1].is_float or a[2].is_float
+        else:
+            r = a[0]
+            for b in a[1:]:
+                c = cmp3(r, b)
+                if not (c > 0 if key == "max" else c < 0):
+                    r = b                           # a tie gives the later one
+        if anyf and not r.is_float:
+            return const(fval(r))
+        return Node("lit", neg=r.neg, is_float=r.is_float, num=r.num)
+    if anyf:
+        if key in INT_ONLY:
+            return None                             # a type error, left to infer
+        x, y = fval(a[0]), fval(a[1])
+        if key in ("div", "mod") and y == 0:
+            raise ExprError("constant divided by zero")
+        return const({"add": lambda: x + y, "sub": lambda: x - y, "mul": lambda: x * y,
+                      "div": lambda: x / y, "mod": lambda: x % y}[key]())
+    if key == "inv":
+        return const(~ival(a[0]))
+    x, y = ival(a[0]), ival(a[1])
+    if key in ("div", "mod") and y == 0:
+        raise ExprError("constant divided by zero")
+    if key in ("shl", "shr") and y < 0:
+        raise ExprError("constant shifted by a negative count")
+    if key == "div":
+        q = abs(x) // abs(y)
+        return const(-q if (x < 0) != (y < 0) else q)
+    if key == "shl":
+        return const(0 if x == 0 else x << min(y, 65))
+    if key == "shr":
+        return const(x >> min(y, 65))
+    return const({"add": lambda: x + y, "sub": lambda: x - y, "mul": lambda: x * y,
+                  "mod": lambda: x % y, "band": lambda: x & y, "bor": lambda: x | y,
+                  "bxor": lambda: x ^ y}[key]())
+
+
+def fold(n):
+    """n with its constant parts folded (a new tree; n is left as it is). A
+    folded literal keeps the generator's intended type unless it was a bool
+    (a literal takes the type of what it meets)."""
+    if n.kind in ("opd", "lit"):
+        return n
+    args = [fold(a) for a in n.args]
+    if n.kind == "op" and n.key in FOLDS and all(a.kind == "lit" for a in args):
+        r = fold_value(n.key, args)
+        if r is not None:
+            r.want = None if n.want == "bool" else n.want
+            return r
+    m = Node(n.kind, n.key, args, n.name, n.dt, n.neg, n.is_float, n.text, n.style, n.want)
+    return m
+
+
 def typecheck(text, names, t):
-    """Parse and type text; returns the root. Raises ExprError."""
+    """Parse, fold and type text; returns the root. Raises ExprError."""
     root = Parser(text, names).parse()
     used = set(x.name for x in root.walk() if x.kind == "opd")
     for nm in names:
         if nm not in used:
             raise ExprError("operand %s is not used" % nm)
+    root = fold(root)
     infer(root, t)
     settle(root, t)
     return root
@@ -572,14 +697,25 @@ class Gen:
 
     def untyped(self, d, depth):
         """A subtree without operands: literals combined (typed by the
-        operator it meets), or a where with literal branches."""
+        operator it meets), or a where with literal branches. Literals
+        combined fold to one constant, which must fit d: drawn again
+        until it does."""
         rng = self.rng
         if rng.random() < 0.5 and depth > 0:
             return self.node("op", "where", [self.condition(depth - 1), self.literal(d),
                                             self.literal(d)],
                              style=rng.choice(["call", "tern"]), want=d)
-        key = rng.choice(["add", "sub", "mul", "div"] + (["band", "bor"] if d in INTS else []))
-        return self.node("op", key, [self.literal(d), self.literal(d)], style="infix", want=d)
+        for _ in range(50):
+            key = rng.choice(["add", "sub", "mul", "div"] + (["band", "bor"] if d in INTS
+                                                            else []))
+            n = self.node("op", key, [self.literal(d), self.literal(d)], style="infix",
+                          want=d)
+            try:
+                lit_value(fold(n), d)
+                return n
+            except ExprError:
+                pass
+        return self.literal(d)
 
     def other(self, d, depth, approx, role=None):
         """An argument beside a typed one: typed d, a literal, a bool
@@ -812,14 +948,15 @@ def make_case(rng, t, strategy):
     tree = gen_tree(rng, t, names, cond, root_kind, root_dt, approx, depth)
     text = show(tree, rng)[0]
     # self-check: the oracle's parse of the text is the generated tree,
-    # with the types the generator meant
+    # and, folded, has the types the generator meant
     try:
         root = typecheck(text, allnames, t)
     except ExprError as e:
         raise RuntimeError("generated an invalid expression %r: %s" % (text, e))
-    if root.sig(False) != tree.sig(False):
+    c["parsed"] = Parser(text, allnames).parse()
+    if c["parsed"].sig(False) != tree.sig(False):
         raise RuntimeError("printer: %r does not parse back to the tree" % text)
-    for gn, pn in zip(tree.walk(), root.walk()):
+    for gn, pn in zip(fold(tree).walk(), root.walk()):
         w = gn.want
         if gn.kind == "opd" or w is None:
             continue
@@ -868,6 +1005,7 @@ def fixed_cases(rng):
                  "unroll_limit": limit if s == "unroll" else None}
             c["result"] = list(np.broadcast_shapes(*[tuple(o["shape"]) for o in operands]))
             c["root"] = typecheck(expr, [o["name"] for o in operands], t)
+            c["parsed"] = Parser(expr, [o["name"] for o in operands]).parse()
             out.append(c)
 
     add("max(x*w + b, 0)", "f32", "x=8,4,3,3 w=4,1,1 b=4,1,1", limit=4096)
@@ -928,6 +1066,18 @@ def fixed_cases(rng):
         "x": [0.0, 1.0, -0.0]})
     add("x + 1.00000005960464477539062500000001", "f32", "x=3", ("unroll",), limit=64,
         inputs={"x": [0.0, 1.0, -0.0]})
+    # constant parts fold exactly: no wrapping inside them, integer / truncates
+    # and % floors, floats in double; the value then fits the dtype it meets
+    add("x ^ ~(-2)", "u16", "x=4", ("unroll",), limit=64)
+    add("x + (200 - 100) + (-128 - -1)", "i8", "x=4", ("unroll",), limit=64)
+    add("x + -7 / 2 * (-7 % 2) + (7 % -2) + (-5 >> 1) + (1 << 62 >> 61)", "i32", "x=4",
+        ("unroll",), limit=64)
+    add("x * (7 / 2) + (0.1 + 0.2) + (-7.5 % 2) + min(3, -0)", "f64", "x=4", ("unroll",),
+        limit=64)
+    add("x * (1 < 2) + (1e-50 && 1) + !0.5 + (1 ? 2 : 0.5) + max(1, -2, 0.5)", "f32", "x=4",
+        ("unroll",), limit=64)
+    add("x + (4294967295 * 4294967297 - 18446744073709551614)", "u8", "x=4", ("unroll",),
+        limit=64)
     return out
 
 
@@ -964,6 +1114,18 @@ REJECTS = [
     ("floor(x) % 2", "i64", "x=3"),
     ("where(x, i8(x), u8(x))", "f32", "x=3"),
     ("x + y", "f32", "x=2,3 y=3,2"),
+    # constant parts fold exactly, then must fit
+    ("(0 - 2) + x", "u8", "x=3"),
+    ("x + (100 + 100)", "i8", "x=3"),
+    ("x * (1 << 40)", "i32", "x=3"),
+    ("x + 1 / 0", "i32", "x=3"),
+    ("x + 5 % (2 - 2)", "f64", "x=3"),
+    ("x + (1 << -1)", "u32", "x=3"),
+    ("x + 18446744073709551615 * 2", "u64", "x=3"),
+    ("x + ~18446744073709551615", "i64", "x=3"),
+    ("x * (2 * 3.5e38)", "f32", "x=3"),
+    ("x + 1e300 * 1e300", "f64", "x=3"),
+    ("x + f32(i8(100 + 100))", "f32", "x=3"),
 ]
 
 
@@ -1452,9 +1614,18 @@ def check_banner(c, kdir):
 # ---------------------------------------------------------------- coverage
 
 def features(c):
-    """The operators, functions, casts and forms case c uses."""
+    """The operators, functions, casts and forms case c uses: as written
+    (its parse), and as typed (folded)."""
     f = set()
     for n in c["root"].walk():
+        if n.kind != "op":
+            continue
+        for a in n.args[1 if n.key == "where" else 0:]:
+            if a.type == "bool" and kind_of(n.key) != "logic" and n.calc != "u8":
+                f.add("bool converted")
+        if n.key in ("exp", "log", "pow") and is_float(n.calc):
+            f.add("inexact " + n.key)
+    for n in c["parsed"].walk():
         if n.kind == "cast":
             f.add("cast " + n.dt)
         elif n.kind == "lit":
@@ -1474,14 +1645,9 @@ def features(c):
             else:
                 f.add(n.key + "()")
             if n.key != "where" and all(a.kind == "lit" for a in n.args):
-                f.add("literal-only subtree")
-            for a in n.args[1 if n.key == "where" else 0:]:
-                if a.type == "bool" and kind_of(n.key) != "logic" and n.calc != "u8":
-                    f.add("bool converted")
+                f.add("folded constant")
             if n.key in ("min", "max") and len(n.args) > 2:
                 f.add("min/max of 3+")
-            if n.key in ("exp", "log", "pow") and is_float(n.calc):
-                f.add("inexact " + n.key)
     if any(o["dt"] and not o["cond"] for o in c["operands"]):
         f.add("operand dtype")
     if any(o["cond"] for o in c["operands"]):
@@ -1504,7 +1670,7 @@ def coverage(cases):
             [f + "()" for f in FUNCS if f != "where"] +
             ["where()", "?:", "literal float", "literal hex", "literal int",
              "literal negative", "bool converted", "min/max of 3+", "operand dtype",
-             "condition operand", "--out-dtype", "zero-size", "literal-only subtree",
+             "condition operand", "--out-dtype", "zero-size", "folded constant",
              "untyped where", "inexact exp", "inexact log", "inexact pow"] +
             ["T=" + d for d in DT_NAMES])
     return count, need

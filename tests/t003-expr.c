@@ -1,6 +1,7 @@
 /*
 ** t003-expr: fused expressions without Lua: parsing and C's precedence,
-** types, errors with their columns, hoisting, and the C emitted.
+** constant folding, types, errors with their columns, hoisting, and the
+** C emitted.
 */
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,7 +14,10 @@ static const char *const names[] = {"x", "y", "w", "b", "c"};
 static struct expr e;
 static struct strbuf err;
 
-/* Append node I as a prefix form: (add x (multiply y 2)). */
+/*
+** Append node I as a prefix form: (add x (multiply y 2)). A number shows
+** as written, a folded constant by its value: =-2.
+*/
 static void
 show(struct strbuf *sb, int i)
 {
@@ -24,7 +28,13 @@ show(struct strbuf *sb, int i)
 		sb_add(sb, names[n->operand]);
 		return;
 	case EXPR_LITERAL:
-		sb_addn(sb, e.src + n->start, (size_t)(n->end - n->start));
+		if (n->folded && n->is_float)
+			sb_printf(sb, "=%g", n->value);
+		else if (n->folded)
+			sb_printf(sb, "=%s%llu", n->negative ? "-" : "",
+			          (unsigned long long)n->magnitude);
+		else
+			sb_addn(sb, e.src + n->start, (size_t)(n->end - n->start));
 		return;
 	case EXPR_CAST:
 		sb_printf(sb, "(%s ", n->calc->name);
@@ -70,19 +80,26 @@ load(const char *src, int nnames, const char *t)
 	return expr_check(&e, dtype_find(t), &err);
 }
 
-/* Test that SRC over NNAMES operands parses to the prefix form WANT. */
+/* Test that SRC over NNAMES operands in dtype T parses to the prefix form WANT. */
 static void
-parses(const char *src, int nnames, const char *want)
+parses_in(const char *t, const char *src, int nnames, const char *want)
 {
 	struct strbuf got = {0};
 
-	if (load(src, nnames, "f32") == 0)
+	if (load(src, nnames, t) == 0)
 		show(&got, e.root);
 	else
 		sb_printf(&got, "error: %s", err.s);
 	if (!ok(got.s && strcmp(got.s, want) == 0, "'%s' is %s", src, want))
 		diag("got %s", got.s);
 	sb_free(&got);
+}
+
+/* Test that SRC over NNAMES operands in f32 parses to the prefix form WANT. */
+static void
+parses(const char *src, int nnames, const char *want)
+{
+	parses_in("f32", src, nnames, want);
 }
 
 /* Test that SRC in dtype T fails with MSG at 1-based column COL. */
@@ -132,6 +149,68 @@ emits(const char *src, int nnames, const char *t, const char *want)
 		diag("got %s", got);
 	free(got);
 }
+
+/*
+** Constant parts, over x in dtype T: the tree, a folded constant shown
+** as =VALUE; or, where COL is not 0, the error and its column.
+*/
+static const struct {
+	const char *src, *t;
+	int col;
+	const char *want;
+} folding[] = {
+	{"x ^ ~(-2)", "u16", 0, "(bitwise_xor x =1)"},
+	{"x + -2", "u8", 5, "'-2' does not fit u8 (0 to 255)"},
+	{"(0 - 2) + x", "u8", 1, "'(0 - 2)' is -2, which does not fit u8 (0 to 255)"},
+	{"x + (100 + 100)", "i8", 5, "'(100 + 100)' is 200, which does not fit i8 "
+	 "(-128 to 127)"},
+	{"x + (200 - 100) + (-100 - 28)", "i8", 0, "(add (add x =100) =-128)"},
+	/* integers: / truncates, % and >> floor, exact in 64 bits and a sign */
+	{"x + -7 / 2 + -7 % 2 + 7 % -2 + (-5 >> 1) + (-1 >> 100) + (1 << 62 >> 60)", "i64",
+	 0, "(add (add (add (add (add (add x =-3) =1) =-1) =-3) =-1) =4)"},
+	{"x + (1 << 63) + 18446744073709551615 * 1 + (-1 & 0xFF)", "u64", 0,
+	 "(add (add (add x =9223372036854775808) =18446744073709551615) =255)"},
+	{"x + (-9223372036854775807 - 1) + (-16 | 3) + (~0 ^ 0xF0)", "i64", 0,
+	 "(add (add (add x =-9223372036854775808) =-13) =-241)"},
+	/* a float makes the rest a float, computed in double */
+	{"x * (7 / 2) * (7 / 2.0) * (-7.5 % 2)", "f64", 0,
+	 "(multiply (multiply (multiply x =3) =3.5) =0.5)"},
+	{"x * (2 * 3.5e38)", "f32", 5, "'(2 * 3.5e38)' is 7e+38, which does not fit f32"},
+	{"x + (1 ? 2 : 0.5)", "i32", 5, "'(1 ? 2 : 0.5)' is a float, but the operands here "
+	 "are i32"},
+	/* comparisons and logical ops give 0 or 1; min max abs where fold */
+	{"x + (1 < 2) + (2 != 2) + !0.5 + (2 && 0.5) + (0 || 0)", "i32", 0,
+	 "(add (add (add (add (add x =1) =0) =0) =1) =0)"},
+	{"x + (0 ? 2 : 3) + max(1, -2, 0.5) + min(3, -0) + abs(-4)", "f32", 0,
+	 "(add (add (add (add x =3) =1) =-0) =4)"},
+	{"where(1 > 0, x, 2)", "i16", 0, "(where =1 x 2)"},
+	/* casts and the other calls stay, their constant arguments folded */
+	{"x + f64(i8(-1 - 1)) + sqrt(2 + 2) + pow(2, 3)", "f64", 0,
+	 "(add (add (add x (f64 (i8 =-2))) (sqrt =4)) (power 2 3))"},
+	{"x + f32(i8(100 + 100))", "f32", 12, "'100 + 100' is 200, which does not fit i8 "
+	 "(-128 to 127)"},
+	/* bitwise ops of floats do not fold: the types say why */
+	{"x + (1.5 | 1)", "f32", 10, "'|' needs integer operands, not f32"},
+	{"x + (1.5 | 1)", "i32", 6, "'1.5' is a float, but the operands here are i32"},
+	/* folding errors, at their operator */
+	{"x + 1/0", "i32", 6, "'/' divides a constant by zero"},
+	{"x + 5 % (2 - 2)", "i32", 7, "'%' divides a constant by zero"},
+	{"x + 1.5 / 0", "f32", 9, "'/' divides a constant by zero"},
+	{"x + (1 << -1)", "i32", 8, "'<<' shifts a constant by a negative count"},
+	{"x + (1 >> -1)", "i32", 8, "'>>' shifts a constant by a negative count"},
+	{"x + (1 << 64)", "u64", 8, "'<<' on constants leaves the range "
+	 "-18446744073709551615 to 18446744073709551615"},
+	{"x + 18446744073709551615 * 2", "u64", 26, "'*' on constants leaves the range "
+	 "-18446744073709551615 to 18446744073709551615"},
+	{"x + (0 - 18446744073709551615 - 1)", "i64", 31, "'-' on constants leaves the range "
+	 "-18446744073709551615 to 18446744073709551615"},
+	{"x + ~18446744073709551615", "u64", 5, "'~' on constants leaves the range "
+	 "-18446744073709551615 to 18446744073709551615"},
+	{"x + (-18446744073709551615 & -18446744073709551614)", "i64", 28, "'&' on constants "
+	 "leaves the range -18446744073709551615 to 18446744073709551615"},
+	{"x + 1e300 * 1e300", "f64", 11, "'*' on constants overflows double"},
+	{NULL, NULL, 0, NULL}
+};
 
 int
 main(void)
@@ -239,6 +318,19 @@ main(void)
 		deep[201] = '\0';
 		fails(deep, 1, "f32", 65, "the expression nests too deeply: more than 64 levels");
 	}
+
+	/* constant parts: folded exactly, then fit the dtype they meet, once */
+	for (int k = 0; folding[k].src; k++) {
+		if (folding[k].col)
+			fails(folding[k].src, 1, folding[k].t, folding[k].col, folding[k].want);
+		else
+			parses_in(folding[k].t, folding[k].src, 1, folding[k].want);
+	}
+	emits("x ^ ~(-2)", 1, "u16", "bc_xor_u16(x_v, (uint16_t)1)");
+	emits("x + -0", 1, "f32", "x_v + -0.0f");
+	emits("x + min(3, -0)", 1, "f64", "x_v + -0.0");
+	emits("x + (0.1 + 0.2)", 1, "f64", "x_v + 0.30000000000000004");
+	emits("x * (1 < 2)", 1, "f32", "x_v * 1.0f");
 
 	/* the C emitted: UB-free helpers for integers, C operators for floats */
 	emits("x*y + w", 3, "f32", "x_v * y_v + w_v");
