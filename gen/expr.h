@@ -3,6 +3,10 @@
 ** parsed from text, or one --op applied to the operands. Checked for
 ** types, then emitted as C, with the parts that do not vary in the
 ** inner loops computed once, in the loop where they vary.
+**
+** The front end, by job: expr_parse.c (text to tree), expr_fold.c
+** (constant parts to literals), expr_check.c (types). expr.c has the
+** rest: hoisting, emitting, and showing where an error is.
 */
 #ifndef EXPR_H
 #define EXPR_H
@@ -12,7 +16,8 @@
 #include "ops.h"
 
 #define EXPR_MAX_NODES 1000	/* operands, literals and operators */
-#define EXPR_MAX_DEPTH 64	/* nested parentheses, calls and unary operators */
+#define EXPR_MAX_DEPTH 64	/* levels of nesting: parentheses, calls, unary
+				   operators, ?: arms, binary operands */
 
 enum expr_kind {
 	EXPR_OPERAND,		/* an input */

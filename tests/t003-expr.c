@@ -1,7 +1,7 @@
 /*
 ** t003-expr: fused expressions without Lua: parsing and C's precedence,
-** constant folding, types, errors with their columns, hoisting, and the
-** C emitted.
+** nesting, constant folding, types, errors with their columns,
+** hoisting, and the C emitted.
 */
 #include <stdio.h>
 #include <stdlib.h>
@@ -148,6 +148,84 @@ emits(const char *src, int nnames, const char *t, const char *want)
 	if (!ok(strcmp(got, want) == 0, "'%s' in %s emits %s", src, t, want))
 		diag("got %s", got);
 	free(got);
+}
+
+/* The binary operators by C's precedence, loosest first, with their ops. */
+static const struct {
+	const char *token, *op;
+	int level;
+} binary[] = {
+	{"||", "logical_or", 0}, {"&&", "logical_and", 1}, {"|", "bitwise_or", 2},
+	{"^", "bitwise_xor", 3}, {"&", "bitwise_and", 4}, {"==", "equal", 5},
+	{"!=", "not_equal", 5}, {"<", "less", 6}, {"<=", "less_equal", 6},
+	{">", "greater", 6}, {">=", "greater_equal", 6}, {"<<", "left_shift", 7},
+	{">>", "right_shift", 7}, {"+", "add", 8}, {"-", "subtract", 8},
+	{"*", "multiply", 9}, {"/", "divide", 9}, {"%", "remainder", 9},
+	{NULL, NULL, 0}
+};
+
+/*
+** Test every pair of binary operators a, b: "x a y b w" groups to the
+** left when a binds at least as tightly as b, else to the right; and
+** each against the unary operators and ?: in i32. One test per pair.
+*/
+static void
+precedence(void)
+{
+	char src[64], want[128];
+
+	for (int a = 0; binary[a].token; a++) {
+		const char *ta = binary[a].token, *oa = binary[a].op;
+
+		for (int b = 0; binary[b].token; b++) {
+			const char *tb = binary[b].token, *ob = binary[b].op;
+
+			snprintf(src, sizeof src, "x %s y %s w", ta, tb);
+			if (binary[a].level >= binary[b].level)
+				snprintf(want, sizeof want, "(%s (%s x y) w)", ob, oa);
+			else
+				snprintf(want, sizeof want, "(%s x (%s y w))", oa, ob);
+			parses_in("i32", src, 3, want);
+		}
+		snprintf(src, sizeof src, "-x %s ~y %s !w", ta, ta);
+		snprintf(want, sizeof want, "(%s (%s (negative x) (invert y)) (logical_not w))",
+		         oa, oa);
+		parses_in("i32", src, 3, want);
+		snprintf(src, sizeof src, "x %s y ? w : b %s c", ta, ta);
+		snprintf(want, sizeof want, "(where (%s x y) w (%s b c))", oa, oa);
+		parses_in("i32", src, 5, want);
+	}
+}
+
+/* Return HEAD N times, then MIDDLE, then TAIL N times. */
+static char *
+nest(const char *head, int n, const char *middle, const char *tail)
+{
+	struct strbuf sb = {0};
+
+	for (int k = 0; k < n; k++)
+		sb_add(&sb, head);
+	sb_add(&sb, middle);
+	for (int k = 0; k < n; k++)
+		sb_add(&sb, tail);
+	return sb.s;
+}
+
+/*
+** Test that MIDDLE nested N times in HEAD ... TAIL is accepted, and
+** N + 1 times rejected at column COL (1-based) for its level 65.
+*/
+static void
+depth(const char *head, int n, const char *middle, const char *tail, int col)
+{
+	char *src = nest(head, n, middle, tail);
+
+	ok(load(src, 1, "i32") == 0, "%d levels of '%s%s%s' are accepted", n, head,
+	   middle, tail);
+	free(src);
+	src = nest(head, n + 1, middle, tail);
+	fails(src, 1, "i32", col, "the expression nests too deeply: more than 64 levels");
+	free(src);
 }
 
 /*
@@ -317,6 +395,37 @@ main(void)
 		memset(deep + 101, ')', 100);
 		deep[201] = '\0';
 		fails(deep, 1, "f32", 65, "the expression nests too deeply: more than 64 levels");
+	}
+
+	/* precedence climbing: every pair of binary operators, unary, ?: */
+	precedence();
+	parses_in("i32", "x<<-y", 2, "(left_shift x (negative y))");
+	parses_in("i32", "x - -y", 2, "(subtract x (negative y))");
+	parses_in("i32", "x ? y ? w : b : c ? x : y", 5, "(where x (where y w b) (where c x y))");
+	fails("x < = y", 2, "i32", 5, "expected an operand, a number or '(', not '='");
+	fails("x + 2 010", 1, "i32", 7, "unexpected '0' after the expression");
+
+	/*
+	 * Nesting: every level counts (parentheses, unary operators, calls,
+	 * casts, ?: arms, binary operands), 64 are accepted, and the error
+	 * is at the token that opens level 65.
+	 */
+	depth("(", 64, "x", ")", 65);
+	depth("-", 64, "x", "", 65);
+	depth("~", 64, "x", "", 65);
+	depth("abs(", 64, "x", ")", 4 * 65);
+	depth("i32(", 64, "x", ")", 4 * 65);
+	depth("x ? x : ", 64, "x", "", 8 * 64 + 3);
+	depth("x ? ", 64, "x", " : x", 4 * 64 + 3);
+	depth("-(", 32, "x", ")", 65);
+	{
+		char *src = nest("(", 63, "x*x + x", ")");
+
+		ok(load(src, 1, "i32") == 0, "x*x + x in 63 parentheses: 64 levels");
+		free(src);
+		src = nest("(", 63, "x + x*x", ")");
+		fails(src, 1, "i32", 63 + 6, "the expression nests too deeply: more than 64 levels");
+		free(src);
 	}
 
 	/* constant parts: folded exactly, then fit the dtype they meet, once */

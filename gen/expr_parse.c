@@ -1,0 +1,559 @@
+/*
+** expr_parse.c: the text of a fused expression to a tree of nodes.
+**
+** A tokenizer hands the parser one token at a time. The parser climbs
+** precedence as Lua's lparser.c does: subexpr() reads a unary
+** expression, then takes every binary operator that binds tighter than
+** its caller's limit, from one table of left and right priorities, and
+** reads the operator's right operand by calling itself with the
+** operator's right priority. c ? a : b, the loosest, is read around it.
+**
+** Every kind of nesting (parentheses, a call's arguments, a unary
+** operator's operand, the arms of ?:, a binary operator's right operand)
+** enters one level, and no more than EXPR_MAX_DEPTH levels may be open,
+** so no input can exhaust the C stack.
+**
+** Nodes are stored in the order they are made, each after its last
+** token is read, so a node's arguments always come before it and the
+** last node made is the root. The tree is as written: constant parts,
+** -2 included, are folded later (expr_fold.c).
+*/
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "expr.h"
+
+/*
+** The binary operators and how tightly each binds on its left and on
+** its right, higher binding tighter (C's precedence). Equal priorities
+** make an operator associate to the left: a - b - c is (a - b) - c.
+*/
+static const struct binop {
+	const char *token;
+	const char *op;		/* its op in ops.c */
+	int left, right;
+} binops[] = {
+	{"||", "logical_or", 1, 1},
+	{"&&", "logical_and", 2, 2},
+	{"|", "bitwise_or", 3, 3},
+	{"^", "bitwise_xor", 4, 4},
+	{"&", "bitwise_and", 5, 5},
+	{"==", "equal", 6, 6}, {"!=", "not_equal", 6, 6},
+	{"<", "less", 7, 7}, {"<=", "less_equal", 7, 7},
+	{">", "greater", 7, 7}, {">=", "greater_equal", 7, 7},
+	{"<<", "left_shift", 8, 8}, {">>", "right_shift", 8, 8},
+	{"+", "add", 9, 9}, {"-", "subtract", 9, 9},
+	{"*", "multiply", 10, 10}, {"/", "divide", 10, 10}, {"%", "remainder", 10, 10},
+	{NULL, NULL, 0, 0}
+};
+#define UNARY_PRIORITY 11	/* a unary operator's operand: tighter than any binary */
+
+static const struct unop {
+	const char *token;
+	const char *op;
+} unops[] = {
+	{"-", "negative"}, {"!", "logical_not"}, {"~", "invert"}, {NULL, NULL}
+};
+
+/* The functions an expression may call, besides the casts. */
+static const struct func {
+	const char *name;
+	const char *op;
+	int min_args, max_args;
+} funcs[] = {
+	{"min", "minimum", 2, BC_MAX_ARGS},
+	{"max", "maximum", 2, BC_MAX_ARGS},
+	{"abs", "absolute", 1, 1},
+	{"sqrt", "sqrt", 1, 1},
+	{"exp", "exp", 1, 1},
+	{"log", "log", 1, 1},
+	{"pow", "power", 2, 2},
+	{"floor", "floor", 1, 1},
+	{"ceil", "ceil", 1, 1},
+	{"fmod", "fmod", 2, 2},
+	{"where", "where", 3, 3},
+	{NULL, NULL, 0, 0}
+};
+
+#define NUMBER_CHARS 80		/* a number is shorter than this */
+#define NAME_CHARS 64		/* a name is shorter than this */
+
+enum token_kind {
+	TK_END,			/* the end of the text */
+	TK_NUMBER,
+	TK_NAME,
+	TK_SYMBOL		/* an operator or punctuation, or any other character */
+};
+
+/* What is wrong with a number or a name: reported only if it is used. */
+enum flaw {
+	FLAW_NONE,
+	FLAW_HEX,		/* 0x without digits */
+	FLAW_CHARS,		/* letters after the digits: 2x, 1.5e, 1.2.3 */
+	FLAW_ZERO,		/* 010 */
+	FLAW_INT_RANGE,		/* more than 64 bits */
+	FLAW_FLOAT_RANGE,	/* beyond double */
+	FLAW_LONG		/* a name of NAME_CHARS characters or more */
+};
+
+struct token {
+	enum token_kind kind;
+	int pos, len;		/* its text: src[pos, pos + len) */
+	enum flaw flaw;		/* TK_NUMBER, TK_NAME */
+	int is_float;		/* TK_NUMBER: written with '.' or an exponent */
+	uint64_t magnitude;	/* TK_NUMBER: an integer's value */
+	double value;		/* TK_NUMBER: a float's value */
+};
+
+struct parser {
+	struct expr *e;
+	const char *s;		/* the text */
+	struct token tok;	/* the token being looked at */
+	int prev_end;		/* where the token before it ends */
+	int depth;		/* levels of nesting open */
+	const char *const *names;	/* the operands */
+	int nnames;
+	struct strbuf *err;
+};
+
+static int ternary(struct parser *p);
+
+/* Return 1 if C may continue an identifier or a number. */
+static int
+word_char(int c)
+{
+	return isalnum((unsigned char)c) || c == '_' || c == '.';
+}
+
+/* Read the number that starts at t->pos: 42, 0x2A, 1.5, .5, 1e-3, 2.5E+4. */
+static void
+lex_number(struct token *t, const char *s)
+{
+	int i = t->pos;
+	char text[NUMBER_CHARS];
+
+	t->kind = TK_NUMBER;
+	if (s[i] == '0' && (s[i + 1] == 'x' || s[i + 1] == 'X')) {
+		i += 2;
+		while (isxdigit((unsigned char)s[i]))
+			i++;
+		if (i == t->pos + 2) {
+			t->len = 2;
+			t->flaw = FLAW_HEX;
+			return;
+		}
+	} else {
+		while (isdigit((unsigned char)s[i]))
+			i++;
+		if (s[i] == '.') {
+			t->is_float = 1;
+			i++;
+			while (isdigit((unsigned char)s[i]))
+				i++;
+		}
+		if ((s[i] == 'e' || s[i] == 'E')
+		    && (isdigit((unsigned char)s[i + 1])
+		        || (strchr("+-", s[i + 1]) && isdigit((unsigned char)s[i + 2])))) {
+			t->is_float = 1;
+			i += 2;
+			while (isdigit((unsigned char)s[i]))
+				i++;
+		}
+	}
+	if (word_char(s[i]) || i - t->pos >= NUMBER_CHARS) {
+		while (word_char(s[i]))
+			i++;
+		t->len = i - t->pos;
+		t->flaw = FLAW_CHARS;
+		return;
+	}
+	t->len = i - t->pos;
+	snprintf(text, sizeof text, "%.*s", t->len, s + t->pos);
+	errno = 0;
+	if (!t->is_float && text[0] == '0' && isdigit((unsigned char)text[1])) {
+		t->flaw = FLAW_ZERO;
+	} else if (t->is_float) {
+		t->value = strtod(text, NULL);
+		if (errno == ERANGE && isinf(t->value))
+			t->flaw = FLAW_FLOAT_RANGE;
+	} else {
+		t->magnitude = (uint64_t)strtoull(text, NULL, 0);
+		if (errno == ERANGE)
+			t->flaw = FLAW_INT_RANGE;
+	}
+}
+
+/* Move to the next token. */
+static void
+next(struct parser *p)
+{
+	const char *s = p->s;
+	struct token *t = &p->tok;
+	int i = t->pos + t->len;
+
+	p->prev_end = i;
+	while (isspace((unsigned char)s[i]))
+		i++;
+	memset(t, 0, sizeof *t);
+	t->pos = i;
+	if (s[i] == '\0') {
+		t->kind = TK_END;
+	} else if (isdigit((unsigned char)s[i])
+	           || (s[i] == '.' && isdigit((unsigned char)s[i + 1]))) {
+		lex_number(t, s);
+	} else if (isalpha((unsigned char)s[i]) || s[i] == '_') {
+		t->kind = TK_NAME;
+		while (isalnum((unsigned char)s[i]) || s[i] == '_')
+			i++;
+		t->len = i - t->pos;
+		if (t->len >= NAME_CHARS)
+			t->flaw = FLAW_LONG;
+	} else {
+		t->kind = TK_SYMBOL;
+		t->len = 1;
+		for (const struct binop *b = binops; b->token; b++)
+			if (b->token[1] && strncmp(s + i, b->token, 2) == 0)
+				t->len = 2;
+	}
+}
+
+/* Return 1 if the token looked at is the operator or punctuation SYM. */
+static int
+is(const struct parser *p, const char *sym)
+{
+	return p->tok.kind == TK_SYMBOL && (size_t)p->tok.len == strlen(sym)
+	       && strncmp(p->s + p->tok.pos, sym, (size_t)p->tok.len) == 0;
+}
+
+/* Record an error at offset POS of the text; return -1. */
+static int
+fail(struct parser *p, int pos, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	sb_vprintf(p->err, fmt, ap);
+	va_end(ap);
+	p->e->err_pos = pos;
+	return -1;
+}
+
+/* Report what is wrong with the token looked at; return -1. */
+static int
+fail_flaw(struct parser *p)
+{
+	const struct token *t = &p->tok;
+	const char *text = p->s + t->pos;
+	int n = t->len < NUMBER_CHARS ? t->len : NUMBER_CHARS - 1;
+
+	switch (t->flaw) {
+	case FLAW_HEX:
+		return fail(p, t->pos, "bad number: '0x' needs hex digits");
+	case FLAW_CHARS:
+		return fail(p, t->pos, "bad number '%.*s'", n, text);
+	case FLAW_ZERO:
+		return fail(p, t->pos, "'%.*s' starts with 0: write decimal numbers without "
+		            "leading zeros, hex ones with 0x", n, text);
+	case FLAW_INT_RANGE:
+		return fail(p, t->pos, "integer literal '%.*s' does not fit in 64 bits", n, text);
+	case FLAW_FLOAT_RANGE:
+		return fail(p, t->pos, "float literal '%.*s' is out of range", n, text);
+	case FLAW_LONG:
+		return fail(p, t->pos, "name '%.*s...' is too long", NAME_CHARS - 1, text);
+	case FLAW_NONE:
+		break;
+	}
+	return 0;
+}
+
+/* Open a level of nesting at the token at POS that opens it. */
+static int
+enter(struct parser *p, int pos)
+{
+	if (++p->depth > EXPR_MAX_DEPTH)
+		return fail(p, pos, "the expression nests too deeply: more than %d levels",
+		            EXPR_MAX_DEPTH);
+	return 0;
+}
+
+static void
+leave(struct parser *p)
+{
+	p->depth--;
+}
+
+/*
+** Make a node of KIND whose text is from START to the end of the token
+** just read; return its index or -1.
+*/
+static int
+new_node(struct parser *p, enum expr_kind kind, int start)
+{
+	struct expr *e = p->e;
+	struct expr_node *n;
+
+	if (e->n == EXPR_MAX_NODES)
+		return fail(p, start, "the expression is too long: more than %d nodes",
+		            EXPR_MAX_NODES);
+	if (e->n % 64 == 0)
+		e->node = xrealloc(e->node, (size_t)(e->n + 64) * sizeof *e->node);
+	n = &e->node[e->n];
+	memset(n, 0, sizeof *n);
+	n->kind = kind;
+	n->start = start;
+	n->end = p->prev_end;
+	n->temp = -1;
+	return e->n++;
+}
+
+/* Make the node of OP applied to NARGS nodes ARGS, its operator at AT. */
+static int
+new_op(struct parser *p, const char *op, const int *args, int nargs, int start, int at)
+{
+	int i = new_node(p, EXPR_OP, start);
+
+	if (i < 0)
+		return -1;
+	p->e->node[i].op = op_find(op);
+	p->e->node[i].nargs = nargs;
+	memcpy(p->e->node[i].arg, args, (size_t)nargs * sizeof *args);
+	p->e->node[i].at = at;
+	return i;
+}
+
+/* Read the arguments of a call after its '(': "a, b)". */
+static int
+arguments(struct parser *p, int *args, int *nargs)
+{
+	*nargs = 0;
+	if (!is(p, ")")) {
+		for (;;) {
+			if (*nargs == BC_MAX_ARGS)
+				return fail(p, p->tok.pos, "more than %d arguments in one call",
+				            BC_MAX_ARGS);
+			if ((args[(*nargs)++] = ternary(p)) < 0)
+				return -1;
+			if (!is(p, ","))
+				break;
+			next(p);
+		}
+		if (!is(p, ")"))
+			return fail(p, p->tok.pos, "expected ',' or ')' in the arguments");
+	}
+	next(p);
+	return 0;
+}
+
+/* Read a call of function or cast NAME, whose name starts at START, from its '('. */
+static int
+call(struct parser *p, const char *name, int start)
+{
+	const struct dtype *cast = dtype_find(name);
+	const struct func *f = funcs;
+	int args[BC_MAX_ARGS], nargs, i;
+
+	while (f->name && strcmp(f->name, name) != 0)
+		f++;
+	if (!f->name && !cast) {
+		fail(p, start, "unknown function '%s' (there are", name);
+		for (f = funcs; f->name; f++)
+			sb_printf(p->err, " %s", f->name);
+		sb_add(p->err, ", and the casts f32(a) i16(a) ...)");
+		return -1;
+	}
+	if (enter(p, p->tok.pos) != 0)
+		return -1;
+	next(p);
+	if (arguments(p, args, &nargs) != 0)
+		return -1;
+	leave(p);
+	if (cast && nargs != 1)
+		return fail(p, start, "the cast %s(...) takes one argument", name);
+	if (f->name && (nargs < f->min_args || nargs > f->max_args)) {
+		if (f->min_args == f->max_args)
+			return fail(p, start, "%s takes %d argument%s, got %d", name,
+			            f->min_args, f->min_args == 1 ? "" : "s", nargs);
+		return fail(p, start, "%s takes at least %d arguments, got %d",
+		            name, f->min_args, nargs);
+	}
+	if (cast) {
+		if ((i = new_node(p, EXPR_CAST, start)) < 0)
+			return -1;
+		p->e->node[i].calc = cast;
+		p->e->node[i].nargs = 1;
+		p->e->node[i].arg[0] = args[0];
+		return i;
+	}
+	return new_op(p, f->op, args, nargs, start, start);
+}
+
+/* Read a number, an operand, a call or a parenthesized expression. */
+static int
+primary(struct parser *p)
+{
+	const struct token t = p->tok;
+	int i;
+	char name[NAME_CHARS];
+
+	if ((t.kind == TK_NUMBER || t.kind == TK_NAME) && t.flaw != FLAW_NONE)
+		return fail_flaw(p);
+	switch (t.kind) {
+	case TK_NUMBER:
+		next(p);
+		if ((i = new_node(p, EXPR_LITERAL, t.pos)) >= 0) {
+			p->e->node[i].is_float = t.is_float;
+			p->e->node[i].magnitude = t.magnitude;
+			p->e->node[i].value = t.value;
+		}
+		return i;
+	case TK_NAME:
+		snprintf(name, sizeof name, "%.*s", t.len, p->s + t.pos);
+		next(p);
+		if (is(p, "("))
+			return call(p, name, t.pos);
+		for (int k = 0; k < p->nnames; k++)
+			if (strcmp(p->names[k], name) == 0) {
+				if ((i = new_node(p, EXPR_OPERAND, t.pos)) >= 0)
+					p->e->node[i].operand = k;
+				return i;
+			}
+		return fail(p, t.pos, "unknown operand '%s'", name);
+	case TK_END:
+		return fail(p, t.pos, "expected an operand, a number or '(' at the end");
+	case TK_SYMBOL:
+		break;
+	}
+	if (!is(p, "("))
+		return fail(p, t.pos, "expected an operand, a number or '(', not '%c'",
+		            p->s[t.pos]);
+	if (enter(p, t.pos) != 0)
+		return -1;
+	next(p);
+	if ((i = ternary(p)) < 0)
+		return -1;
+	if (!is(p, ")"))
+		return fail(p, p->tok.pos, "expected ')'");
+	next(p);
+	leave(p);
+	p->e->node[i].start = t.pos;	/* its text keeps the parentheses */
+	p->e->node[i].end = p->prev_end;
+	return i;
+}
+
+/* Return the binary operator looked at, or NULL. */
+static const struct binop *
+binop(const struct parser *p)
+{
+	for (const struct binop *b = binops; b->token; b++)
+		if (is(p, b->token))
+			return b;
+	return NULL;
+}
+
+/*
+** Read a unary expression and the binary operators after it that bind
+** tighter than LIMIT (their left priority is higher), as lparser.c's
+** subexpr. A unary operator applies to what follows it up to an operator
+** looser than itself.
+*/
+static int
+subexpr(struct parser *p, int limit)
+{
+	const struct unop *u = unops;
+	const struct binop *b;
+	int args[2], at;
+
+	while (u->token && !is(p, u->token))
+		u++;
+	if (u->token) {
+		at = p->tok.pos;
+		if (enter(p, at) != 0)
+			return -1;
+		next(p);
+		if ((args[0] = subexpr(p, UNARY_PRIORITY)) < 0)
+			return -1;
+		leave(p);
+		args[0] = new_op(p, u->op, args, 1, at, at);
+	} else {
+		args[0] = primary(p);
+	}
+	while (args[0] >= 0 && (b = binop(p)) && b->left > limit) {
+		at = p->tok.pos;
+		if (enter(p, at) != 0)
+			return -1;
+		next(p);
+		if ((args[1] = subexpr(p, b->right)) < 0)
+			return -1;
+		leave(p);
+		args[0] = new_op(p, b->op, args, 2, p->e->node[args[0]].start, at);
+	}
+	return args[0];
+}
+
+/* Read c ? a : b, or what binds tighter; ?: associates to the right. */
+static int
+ternary(struct parser *p)
+{
+	int args[3], at;
+
+	if ((args[0] = subexpr(p, 0)) < 0)
+		return -1;
+	if (!is(p, "?"))
+		return args[0];
+	at = p->tok.pos;
+	if (enter(p, at) != 0)
+		return -1;
+	next(p);
+	if ((args[1] = ternary(p)) < 0)
+		return -1;
+	if (!is(p, ":"))
+		return fail(p, p->tok.pos, "expected ':' of '?'");
+	next(p);
+	if ((args[2] = ternary(p)) < 0)
+		return -1;
+	leave(p);
+	return new_op(p, "where", args, 3, p->e->node[args[0]].start, at);
+}
+
+/*
+** Parse SRC over the operands NAMES[0..NNAMES) into E. Every operand
+** must be used. On error return -1 with the message in ERR and its
+** offset in e->err_pos (-1 when it is not at one place).
+*/
+int
+expr_parse(struct expr *e, const char *src, const char *const *names, int nnames,
+           struct strbuf *err)
+{
+	struct parser p;
+
+	memset(e, 0, sizeof *e);
+	e->src = src;
+	e->err_pos = -1;
+	memset(&p, 0, sizeof p);
+	p.e = e;
+	p.s = src;
+	p.names = names;
+	p.nnames = nnames;
+	p.err = err;
+	next(&p);
+	if ((e->root = ternary(&p)) < 0)
+		return -1;
+	if (p.tok.kind != TK_END)
+		return fail(&p, p.tok.pos, "unexpected '%c' after the expression", src[p.tok.pos]);
+	for (int k = 0; k < nnames; k++) {
+		int used = 0;
+
+		for (int i = 0; i < e->n; i++)
+			used |= e->node[i].kind == EXPR_OPERAND && e->node[i].operand == k;
+		if (!used) {
+			sb_printf(err, "operand '%s' is not used in the expression", names[k]);
+			return -1;
+		}
+	}
+	return 0;
+}
