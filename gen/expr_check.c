@@ -199,7 +199,7 @@ check(struct expr *e, int i, const struct dtype *t, struct strbuf *err)
 	case EXPR_OP:
 		break;
 	}
-	if (n->op->kind == OP_BOOL && strncmp(n->op->name, "logical_", 8) == 0) {
+	if (n->op->kind == OP_BOOL && n->op->tests_truth) {
 		for (int k = 0; k < n->nargs; k++)
 			if (settle(e, n->arg[k], t, err) != 0)
 				return -1;
