@@ -1,12 +1,11 @@
 /*
 ** expr.h: the element computation of a kernel as a tree: a fused --expr
-** parsed from text, or one --op applied to the operands. Checked for
-** types, then emitted as C, with the parts that do not vary in the
-** inner loops computed once, in the loop where they vary.
+** parsed from text, or one --op applied to the operands, its types
+** checked. The plan (plan.c) turns it into the value it stores.
 **
 ** The front end, by job: expr_parse.c (text to tree), expr_fold.c
 ** (constant parts to literals), expr_check.c (types). expr.c has the
-** rest: hoisting, emitting, and showing where an error is.
+** rest: the tree of an --op, a node's text, and where an error is.
 */
 #ifndef EXPR_H
 #define EXPR_H
@@ -42,8 +41,6 @@ struct expr_node {
 	int folded;		/* EXPR_LITERAL: the value of constant operators */
 	uint64_t magnitude;	/* EXPR_LITERAL: an integer's absolute value */
 	double value;		/* EXPR_LITERAL: a float's value */
-	int level;		/* the loop from which it no longer varies */
-	int temp;		/* its number as a hoisted temporary, or -1 */
 };
 
 struct expr {
@@ -54,11 +51,6 @@ struct expr {
 	int err_pos;		/* after an error: its offset in src, or -1 */
 };
 
-/* A value computed once per iteration of an outer loop. */
-struct expr_temp {
-	int node;
-	int level;		/* computed just before loop LEVEL starts */
-};
 
 int expr_parse(struct expr *e, const char *src, const char *const *names, int nnames,
                struct strbuf *err);
@@ -66,14 +58,7 @@ void expr_from_op(struct expr *e, const struct op *op, int nargs);
 int expr_fold(struct expr *e, struct strbuf *err);
 int expr_check(struct expr *e, const struct dtype *t, struct strbuf *err);
 int expr_error(struct expr *e, int node, struct strbuf *err, const char *fmt, ...);
-int expr_needs_libm(const struct expr *e);
 void expr_text(struct strbuf *sb, const struct expr *e, int node);
-int expr_hoist(struct expr *e, const int *hoist, int nloops, struct expr_temp **temps);
-void expr_emit(struct ctext *r, const struct expr *e, int node, const struct dtype *t,
-               const struct dtype *const *in_dtype, int use_temps);
-void expr_value(struct ctext *r, const struct expr *e, int node, const struct dtype *t,
-                const struct dtype *const *in_dtype, int use_temps);
-int expr_uses(const struct expr *e, int operand);
 void expr_where(struct strbuf *sb, const struct expr *e, const char *name);
 void expr_caret(struct strbuf *sb, const struct expr *e);
 void expr_free(struct expr *e);

@@ -307,7 +307,6 @@ new_node(struct parser *p, enum expr_kind kind, int start)
 	n->kind = kind;
 	n->start = start;
 	n->end = p->prev_end;
-	n->temp = -1;
 	return e->n++;
 }
 

@@ -14,17 +14,17 @@
 #include "ops.h"
 
 static const struct dtype dtypes[] = {
-	{"f32", "float", 1, 1, 32},
-	{"f64", "double", 1, 1, 64},
-	{"i8", "int8_t", 0, 1, 8},
-	{"i16", "int16_t", 0, 1, 16},
-	{"i32", "int32_t", 0, 1, 32},
-	{"i64", "int64_t", 0, 1, 64},
-	{"u8", "uint8_t", 0, 0, 8},
-	{"u16", "uint16_t", 0, 0, 16},
-	{"u32", "uint32_t", 0, 0, 32},
-	{"u64", "uint64_t", 0, 0, 64},
-	{NULL, NULL, 0, 0, 0}
+	{"f32", 1, 1, 32},
+	{"f64", 1, 1, 64},
+	{"i8", 0, 1, 8},
+	{"i16", 0, 1, 16},
+	{"i32", 0, 1, 32},
+	{"i64", 0, 1, 64},
+	{"u8", 0, 0, 8},
+	{"u16", 0, 0, 16},
+	{"u32", 0, 0, 32},
+	{"u64", 0, 0, 64},
+	{NULL, 0, 0, 0}
 };
 
 static const struct op ops[] = {
@@ -134,138 +134,6 @@ int
 op_needs_libm(const struct op *op, const struct dtype *t)
 {
 	return t->is_float && op->float_libm;
-}
-
-/* Append V's text to SB, in parentheses if it binds looser than PREC. */
-static void
-nest(struct strbuf *sb, const struct ctext *v, int prec)
-{
-	if (v->prec < prec)
-		sb_printf(sb, "(%s)", v->s.s);
-	else
-		sb_add(sb, v->s.s);
-}
-
-/*
-** Set R to the expression converting V of dtype FROM to dtype TO with
-** no undefined behaviour.
-*/
-void
-dtype_convert(struct ctext *r, const struct ctext *v, const struct dtype *from,
-              const struct dtype *to)
-{
-	struct strbuf a = {0};
-
-	nest(&a, v, PREC_UNARY);
-	memset(r, 0, sizeof *r);
-	r->prec = PREC_PRIMARY;
-	if (from == to) {
-		sb_add(&r->s, v->s.s);
-		r->prec = v->prec;
-		r->is_bool = v->is_bool;
-	} else if (from->is_float && !to->is_float) {
-		sb_printf(&r->s, "bc_f2%s((double)%s)", to->name, a.s);
-	} else if (to->is_float || !to->is_signed || from->bits < to->bits) {
-		sb_printf(&r->s, "(%s)%s", to->ctype, a.s);	/* exact, or wraps */
-		r->prec = PREC_UNARY;
-	} else {
-		sb_printf(&r->s, "bc_wrap_%s((uint64_t)%s)", to->name, a.s);
-	}
-	sb_free(&a);
-}
-
-/* Append "(A != 0)" for a value tested for truth, or A for a comparison's. */
-static void
-truth(struct strbuf *sb, const struct ctext *a)
-{
-	if (a->is_bool) {
-		nest(sb, a, PREC_UNARY);
-	} else {
-		sb_add(sb, "(");
-		nest(sb, a, PREC_ADD);
-		sb_add(sb, " != 0)");
-	}
-}
-
-/*
-** Set R to the C expression computing OP in dtype T on the NARGS
-** values ARGS, each already of dtype T (but the condition of where, and
-** the operands of logical ops, which may be of any dtype). The result
-** has dtype T, or u8 for comparisons and logical ops. Ops of several
-** operands fold from the left: a + b + c is (a + b) + c.
-*/
-void
-op_apply(struct ctext *r, const struct op *op, const struct dtype *t,
-         const struct ctext *args, int nargs)
-{
-	memset(r, 0, sizeof *r);
-	r->prec = PREC_PRIMARY;
-	if (op->kind == OP_COPY || (nargs == 1 && op->max_args == 0)) {
-		sb_add(&r->s, args[0].s.s);
-		r->prec = args[0].prec;
-		r->is_bool = args[0].is_bool;
-	} else if (op->kind == OP_SELECT) {
-		if (!t->is_float)
-			sb_printf(&r->s, "(%s)(", t->ctype);
-		truth(&r->s, &args[0]);
-		sb_add(&r->s, " ? ");
-		nest(&r->s, &args[1], PREC_EQUALITY);
-		sb_add(&r->s, " : ");
-		nest(&r->s, &args[2], PREC_EQUALITY);
-		if (!t->is_float)
-			sb_add(&r->s, ")");
-		r->prec = t->is_float ? PREC_TERNARY : PREC_UNARY;
-	} else if (op->kind == OP_BOOL && (t->is_float || !op->helper)) {
-		sb_add(&r->s, "(uint8_t)(");
-		if (nargs == 1) {
-			nest(&r->s, &args[0], PREC_ADD);
-			sb_add(&r->s, " == 0");
-		} else if (strncmp(op->name, "logical_", 8) == 0) {
-			truth(&r->s, &args[0]);
-			sb_printf(&r->s, " %s ", op->infix);
-			truth(&r->s, &args[1]);
-		} else {
-			nest(&r->s, &args[0], PREC_ADD);
-			sb_printf(&r->s, " %s ", op->infix);
-			nest(&r->s, &args[1], PREC_ADD);
-		}
-		sb_add(&r->s, ")");
-		r->prec = PREC_UNARY;
-		r->is_bool = 1;
-	} else if (op->kind == OP_BOOL) {
-		/* integers through a helper: gcc warns of a comparison with a
-		 * constant that is always true or false for the type */
-		sb_printf(&r->s, "bc_%s_%s(%s, %s)", op->helper, t->name, args[0].s.s, args[1].s.s);
-		r->is_bool = 1;
-	} else if (nargs == 1 && t->is_float && op->float_infix) {
-		/* -a; -(-a), not --a */
-		sb_add(&r->s, op->float_infix);
-		nest(&r->s, &args[0], args[0].s.s[0] == '-' ? PREC_PRIMARY : PREC_UNARY);
-		r->prec = PREC_UNARY;
-	} else if (nargs == 1) {
-		sb_printf(&r->s, "bc_%s_%s(%s)", op->helper, t->name, args[0].s.s);
-	} else if (t->is_float && op->float_infix) {
-		int prec = strchr("*/", op->float_infix[0]) ? PREC_MUL : PREC_ADD;
-
-		nest(&r->s, &args[0], prec);
-		for (int k = 1; k < nargs; k++) {
-			sb_printf(&r->s, " %s ", op->float_infix);
-			nest(&r->s, &args[k], prec + 1);
-		}
-		r->prec = prec;
-	} else {
-		struct strbuf e = {0};
-
-		sb_add(&e, args[0].s.s);
-		for (int k = 1; k < nargs; k++) {
-			struct strbuf next = {0};
-
-			sb_printf(&next, "bc_%s_%s(%s, %s)", op->helper, t->name, e.s, args[k].s.s);
-			sb_free(&e);
-			e = next;
-		}
-		r->s = e;
-	}
 }
 
 /* Append the formula for comments: "x + y", "maximum(x, y)", "~x". */

@@ -10,7 +10,6 @@
 
 struct dtype {
 	const char *name;	/* "i16" */
-	const char *ctype;	/* "int16_t" */
 	int is_float;
 	int is_signed;		/* floats count as signed */
 	int bits;
@@ -50,33 +49,12 @@ struct op {
 	int fma_part;		/* FMA_MULTIPLY or FMA_ADD: a * b + c may fuse */
 };
 
-/* How tightly an emitted C expression binds, loosest first. */
-enum {
-	PREC_TERNARY,		/* c ? a : b */
-	PREC_EQUALITY,		/* a != 0 */
-	PREC_ADD,		/* a + b */
-	PREC_MUL,		/* a * b */
-	PREC_UNARY,		/* -a, (float)a */
-	PREC_PRIMARY		/* x_v, f(a), (a) */
-};
-
-/* A C expression being built, and how to nest it in another. */
-struct ctext {
-	struct strbuf s;
-	int prec;		/* PREC_... */
-	int is_bool;		/* a comparison's (uint8_t) 0 or 1 */
-};
-
 const struct dtype *dtype_find(const char *name);
 void dtype_list(struct strbuf *sb);
 const struct dtype *dtype_table(void);
-void dtype_convert(struct ctext *r, const struct ctext *v, const struct dtype *from,
-                   const struct dtype *to);
 const struct op *op_find(const char *name);
 int op_check(const struct op *op, int nargs, const struct dtype *t,
              struct strbuf *err);
-void op_apply(struct ctext *r, const struct op *op, const struct dtype *t,
-              const struct ctext *args, int nargs);
 void op_formula(struct strbuf *sb, const struct op *op, const char *const *names,
                 int nargs);
 int op_needs_libm(const struct op *op, const struct dtype *t);

@@ -1,7 +1,7 @@
 /*
 ** t003-expr: fused expressions without Lua: parsing and C's precedence,
-** nesting, constant folding, types, errors with their columns,
-** hoisting, and the C emitted.
+** nesting, constant folding, types, and errors with their columns. How
+** the tree is planned is t004's; how it is spelled in C, t160's.
 */
 #include <stdio.h>
 #include <stdlib.h>
@@ -51,24 +51,6 @@ show(struct strbuf *sb, int i)
 	sb_add(sb, ")");
 }
 
-/* Return TEXT with each placeholder {k} replaced by the k-th name and _v. */
-static char *
-values(const char *text)
-{
-	struct strbuf sb = {0};
-
-	for (const char *p = text; *p; p++) {
-		if (*p == '{') {
-			int k = (int)strtol(p + 1, (char **)&p, 10);
-
-			sb_printf(&sb, "%s_v", names[k - 1]);
-		} else {
-			sb_addn(&sb, p, 1);
-		}
-	}
-	return sb.s;
-}
-
 /* Parse and check SRC over operands x..c in dtype T; return 0 or -1. */
 static int
 load(const char *src, int nnames, const char *t)
@@ -111,43 +93,6 @@ fails(const char *src, int nnames, const char *t, int col, const char *msg)
 	if (!ok(r != 0 && err.s && strcmp(err.s, msg) == 0 && e.err_pos + 1 == col,
 	        "'%.40s' in %s: %d: %s", src, t, col, msg))
 		diag("got %d: %d: %s", r, e.err_pos + 1, err.s);
-}
-
-/*
-** Return the C text of node I of the expression loaded, in dtype T, with
-** operands read as x_v, y_v, ...; with USE_TEMPS, temporaries by name.
-*/
-static char *
-emitted(int i, const char *t, int use_temps)
-{
-	const struct dtype *in[5];
-	struct ctext r = {{0}, 0, 0};
-	char *text;
-
-	for (int k = 0; k < 5; k++)
-		in[k] = dtype_find(t);
-	expr_emit(&r, &e, i, dtype_find(t), in, use_temps);
-	text = values(r.s.s);
-	sb_free(&r.s);
-	return text;
-}
-
-/* Test that SRC in dtype T emits the C expression WANT (no temporaries). */
-static void
-emits(const char *src, int nnames, const char *t, const char *want)
-{
-	struct strbuf failed = {0};
-	char *got;
-
-	if (load(src, nnames, t) == 0) {
-		got = emitted(e.root, t, 0);
-	} else {
-		sb_printf(&failed, "error: %s", err.s);
-		got = failed.s;
-	}
-	if (!ok(strcmp(got, want) == 0, "'%s' in %s emits %s", src, t, want))
-		diag("got %s", got);
-	free(got);
 }
 
 /* The binary operators by C's precedence, loosest first, with their ops. */
@@ -293,10 +238,6 @@ static const struct {
 int
 main(void)
 {
-	struct expr_temp *temps;
-	int h[4] = {3, 3, 0, 2}, n;
-	char *got;
-
 	/* C's precedence and associativity */
 	parses("x*y + w", 3, "(add (multiply x y) w)");
 	parses("x + y*w", 3, "(add x (multiply y w))");
@@ -435,59 +376,9 @@ main(void)
 		else
 			parses_in(folding[k].t, folding[k].src, 1, folding[k].want);
 	}
-	emits("x ^ ~(-2)", 1, "u16", "bc_xor_u16(x_v, (uint16_t)1)");
-	emits("x + -0", 1, "f32", "x_v + -0.0f");
-	emits("x + min(3, -0)", 1, "f64", "x_v + -0.0");
-	emits("x + (0.1 + 0.2)", 1, "f64", "x_v + 0.30000000000000004");
-	emits("x * (1 < 2)", 1, "f32", "x_v * 1.0f");
 
 	/* the C emitted: UB-free helpers for integers, C operators for floats */
-	emits("x*y + w", 3, "f32", "x_v * y_v + w_v");
-	emits("x*(y + w)", 3, "f32", "x_v * (y_v + w_v)");
-	emits("x - (y - w)", 3, "f32", "x_v - (y_v - w_v)");
-	emits("-(x + y)", 2, "f32", "-(x_v + y_v)");
-	emits("- -x", 1, "f32", "-(-x_v)");
-	emits("x*y + w", 3, "i8", "bc_add_i8(bc_mul_i8(x_v, y_v), w_v)");
-	emits("x + -128", 1, "i8", "bc_add_i8(x_v, (int8_t)-128)");
-	emits("x + -2147483648", 1, "i32", "bc_add_i32(x_v, INT32_MIN)");
-	emits("x + 1", 1, "u64", "bc_add_u64(x_v, UINT64_C(1))");
-	emits("x * 0.1", 1, "f32", "x_v * 0.1f");
-	emits("x * 0.1", 1, "f64", "x_v * 0.1");
-	emits("x + 16777217", 1, "f32", "x_v + 16777216.0f");
-	emits("(x > y) * x", 2, "f32", "(float)(uint8_t)(x_v > y_v) * x_v");
-	emits("x > 0 ? x : 0", 1, "i16", "(int16_t)(bc_gt_i16(x_v, (int16_t)0) ? x_v : (int16_t)0)");
-	emits("w ? x : y", 3, "f32", "(w_v != 0) ? x_v : y_v");
-	emits("x && !y", 2, "f32", "(uint8_t)((x_v != 0) && (uint8_t)(y_v == 0))");
-	emits("i16(x) + 1", 1, "f32", "bc_add_i16(bc_f2i16((double)x_v), (int16_t)1)");
 
-	/*
-	 * Hoisting, in three loops: x and y vary in all of them, w (a
-	 * scalar) in none, b in the outer two, so it is read before loop 2
-	 * (h[k] is operand k's hoist level, as plan.c sets it).
-	 */
-	if (!ok1(load("x * y + exp(b) * w", 4, "f32") == 0))
-		return done_testing();
-	n = expr_hoist(&e, h, 3, &temps);
-	ok(n == 1 && temps[0].level == 2, "x * y + exp(b) * w hoists one temporary to loop 2");
-	got = emitted(e.root, "f32", 1);
-	ok(strcmp(got, "x_v * y_v + t0") == 0, "the inner loop adds t0: %s", got);
-	free(got);
-	got = emitted(temps[0].node, "f32", 1);
-	ok(strcmp(got, "bc_exp_f32(b_v) * w_v") == 0, "t0 is exp(b) * w: %s", got);
-	free(got);
-	free(temps);
-
-	if (!ok1(load("x - y + exp(b) * sqrt(w)", 4, "f32") == 0))
-		return done_testing();
-	n = expr_hoist(&e, h, 3, &temps);
-	ok(n == 2 && temps[0].level == 0 && temps[1].level == 2,
-	   "sqrt(w) is computed before the loops, exp(b) * t0 in loop 2");
-	free(temps);
-	if (!ok1(load("x * y", 2, "f32") == 0))
-		return done_testing();
-	n = expr_hoist(&e, h, 3, &temps);
-	ok(n == 0, "nothing to hoist when every operand varies inside");
-	free(temps);
 	expr_free(&e);
 	sb_free(&err);
 	return done_testing();
