@@ -274,6 +274,20 @@ BC__COMPARE(u16, uint16_t)
 BC__COMPARE(u32, uint32_t)
 BC__COMPARE(u64, uint64_t)
 
+/* np.fmax / np.fmin of integers: np.maximum / np.minimum (no NaN here). */
+#define BC__FMINMAX(S, T)                                                     \
+static inline T bc_fmax_##S(T a, T b) { return bc_max_##S(a, b); }            \
+static inline T bc_fmin_##S(T a, T b) { return bc_min_##S(a, b); }
+
+BC__FMINMAX(i8, int8_t)
+BC__FMINMAX(i16, int16_t)
+BC__FMINMAX(i32, int32_t)
+BC__FMINMAX(i64, int64_t)
+BC__FMINMAX(u8, uint8_t)
+BC__FMINMAX(u16, uint16_t)
+BC__FMINMAX(u32, uint32_t)
+BC__FMINMAX(u64, uint64_t)
+
 /*
  * np.maximum / np.minimum for floats, bit for bit as NumPy 1.24 computes
  * them on x86-64 (its SIMD loops, built on MAXPS/MINPS, used for every
@@ -303,6 +317,134 @@ static inline double bc_max_f64(double a, double b)
 static inline double bc_min_f64(double a, double b)
 {
 	return a != a ? a : (a < b ? a : b);
+}
+
+/*
+ * Bit casts between float and uint32_t, double and uint64_t.
+ *
+ * Reading a union member other than the last one written is defined in
+ * C99 but undefined behaviour in C++.  memcpy is defined in both, but
+ * needs <string.h>, which a freestanding C99 need not have, and with
+ * -ffreestanding or -fno-builtin (usual for firmware) gcc and clang call
+ * the library's memcpy for it, at any -O level.  Any object may be read
+ * and written as an array of unsigned char, in C and in C++, so the bytes
+ * are copied one by one: no call at -O0 or with -ffreestanding, and from
+ * -O1 on gcc and clang fold the loop to one register move.  float and
+ * uint32_t (double and uint64_t) are taken to have the same size (checked
+ * below) and byte order, as on every target of this project.
+ */
+typedef char bc__float_is_32_bits[sizeof(float) == 4 ? 1 : -1];
+typedef char bc__double_is_64_bits[sizeof(double) == 8 ? 1 : -1];
+
+static inline uint32_t bc__f32_bits(float f)
+{
+	const unsigned char *s = (const unsigned char *)&f;
+	uint32_t u;
+	unsigned char *d = (unsigned char *)&u;
+	size_t i;
+
+	for (i = 0; i < sizeof u; i++)
+		d[i] = s[i];
+	return u;
+}
+static inline float bc__bits_f32(uint32_t u)
+{
+	const unsigned char *s = (const unsigned char *)&u;
+	float f;
+	unsigned char *d = (unsigned char *)&f;
+	size_t i;
+
+	for (i = 0; i < sizeof f; i++)
+		d[i] = s[i];
+	return f;
+}
+static inline uint64_t bc__f64_bits(double f)
+{
+	const unsigned char *s = (const unsigned char *)&f;
+	uint64_t u;
+	unsigned char *d = (unsigned char *)&u;
+	size_t i;
+
+	for (i = 0; i < sizeof u; i++)
+		d[i] = s[i];
+	return u;
+}
+static inline double bc__bits_f64(uint64_t u)
+{
+	const unsigned char *s = (const unsigned char *)&u;
+	double f;
+	unsigned char *d = (unsigned char *)&f;
+	size_t i;
+
+	for (i = 0; i < sizeof f; i++)
+		d[i] = s[i];
+	return f;
+}
+
+/*
+ * np.fmax / np.fmin for floats: the NaN-ignoring maximum and minimum, bit
+ * for bit as NumPy 1.24's SIMD loops compute them on x86-64 (MAXPS/MINPS
+ * with a mask for NaN b):
+ *   - a NaN b gives a as it is (so two NaNs give a, sign and payload kept);
+ *   - otherwise a if a > b (a < b for fmin), else b; so a NaN a gives b,
+ *     and for equal values, -0.0 against +0.0 too, the result is b:
+ *     fmax(-0.0, 0.0) = 0.0, fmax(0.0, -0.0) = -0.0 (fmin alike).
+ * Departure: NumPy computes the last few elements of a loop (fewer than
+ * one vector) with the C library's fmax, which makes a signalling NaN
+ * quiet and returns that; here a signalling NaN is treated as any NaN,
+ * wherever it is.
+ */
+static inline float bc_fmax_f32(float a, float b)
+{
+	return b != b ? a : (a > b ? a : b);
+}
+static inline float bc_fmin_f32(float a, float b)
+{
+	return b != b ? a : (a < b ? a : b);
+}
+static inline double bc_fmax_f64(double a, double b)
+{
+	return b != b ? a : (a > b ? a : b);
+}
+static inline double bc_fmin_f64(double a, double b)
+{
+	return b != b ? a : (a < b ? a : b);
+}
+
+/*
+ * np.copysign: |a| with the sign bit of b, by bits, as NumPy: a NaN a
+ * keeps its payload (even a signalling NaN), a NaN b gives its sign bit.
+ *
+ * np.heaviside(x, h0): 0 for x < 0, h0 (as it is) for x == 0 (either
+ * zero), 1 for x > 0, and for a NaN x NumPy's NPY_NAN: the positive quiet
+ * NaN without payload (0x7fc00000, 0x7ff8000000000000), whatever the sign
+ * and payload of x.
+ */
+static inline float bc_copysign_f32(float a, float b)
+{
+	return bc__bits_f32((bc__f32_bits(a) & 0x7fffffffu) |
+		(bc__f32_bits(b) & 0x80000000u));
+}
+static inline double bc_copysign_f64(double a, double b)
+{
+	return bc__bits_f64((bc__f64_bits(a) & 0x7fffffffffffffffu) |
+		(bc__f64_bits(b) & 0x8000000000000000u));
+}
+static inline float bc_heaviside_f32(float x, float h0)
+{
+	if (x != x)
+		return bc__bits_f32(0x7fc00000u);
+	if (x == 0)
+		return h0;
+	return x < 0 ? 0.0f : 1.0f;
+}
+static inline double bc_heaviside_f64(double x, double h0)
+{
+	if (x != x)
+		return bc__bits_f64(0x7ff8000000000000u);
+	if (x == 0)
+		return h0;
+	return x < 0 ? 0.0 : 1.0;
 }
 
 #endif /* BC_H */

@@ -101,6 +101,7 @@ static void check_##S(void)                                           \
 	BIN(S, T, mod); BIN(S, T, fmod); BIN(S, T, pow);              \
 	BIN(S, T, shl); BIN(S, T, shr);                               \
 	BIN(S, T, max); BIN(S, T, min); UN(S, T, not);                \
+	BIN(S, T, fmax); BIN(S, T, fmin);                             \
 	free(a); free(b); free(o);                                    \
 }
 
@@ -129,6 +130,8 @@ static void check_##S(void)                                           \
 	BIN(S, T, max); BIN(S, T, min);                               \
 	BIN(S, T, floordiv); BIN(S, T, mod);                          \
 	BIN(S, T, fmod); BIN(S, T, pow);                              \
+	BIN(S, T, fmax); BIN(S, T, fmin);                             \
+	BIN(S, T, copysign); BIN(S, T, heaviside);                    \
 	free(a); free(b); free(o);                                    \
 }
 
