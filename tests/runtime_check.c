@@ -132,6 +132,9 @@ static void check_##S(void)                                           \
 	BIN(S, T, fmod); BIN(S, T, pow);                              \
 	BIN(S, T, fmax); BIN(S, T, fmin);                             \
 	BIN(S, T, copysign); BIN(S, T, heaviside);                    \
+	BIN(S, T, hypot); BIN(S, T, atan2); BIN(S, T, logaddexp);     \
+	UN(S, T, abs); UN(S, T, sqrt); UN(S, T, floor);               \
+	UN(S, T, ceil); UN(S, T, exp); UN(S, T, log);                 \
 	free(a); free(b); free(o);                                    \
 }
 
