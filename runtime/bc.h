@@ -6,7 +6,8 @@
  *
  * Names: public bc_<op>_<T>, internal bc__*, macros BC_*, with the type
  * suffixes i8 i16 i32 i64 (int8_t..int64_t), u8 u16 u32 u64
- * (uint8_t..uint64_t), f32 (float) and f64 (double).
+ * (uint8_t..uint64_t), f32 (float) and f64 (double); f16 (IEEE binary16,
+ * kept as a bc_f16 bit pattern, computed with as float) is at the end.
  *
  * No input value leads to undefined behaviour: signed arithmetic is done
  * in an unsigned "work" type and wrapped back (as NumPy's integer
@@ -445,6 +446,130 @@ static inline double bc_heaviside_f64(double x, double h0)
 	if (x == 0)
 		return h0;
 	return x < 0 ? 0.0 : 1.0;
+}
+
+/*
+ * IEEE binary16 (f16), NumPy's float16.
+ *
+ * An f16 is kept in memory as its bit pattern, a bc_f16, and computed
+ * with as a float: NumPy's float16 loops convert each operand to float
+ * (npy_half_to_float, exact), compute in float and round the result back
+ * (npy_float_to_half), once per operation.  Kernels do the same:
+ * bc_f16_to_f32 on load, the float helper, bc_f32_to_f16 on store (or
+ * bc_round_f16 between operations).
+ */
+typedef uint16_t bc_f16;
+
+/*
+ * bc_f16_to_f32(h): the float of equal value, exact; infinities and NaNs
+ * keep sign and payload (the 10 payload bits become the top ones of the
+ * float's 23), and a signalling NaN stays signalling, as
+ * np.float16.astype(np.float32).
+ */
+static inline float bc_f16_to_f32(bc_f16 h)
+{
+	uint32_t sign = ((uint32_t)h & 0x8000u) << 16;
+	uint32_t exp = ((uint32_t)h >> 10) & 0x1fu;
+	uint32_t man = (uint32_t)h & 0x3ffu;
+	float f;
+
+	if (exp == 0x1fu)                       /* infinity, NaN */
+		return bc__bits_f32(sign | 0x7f800000u | man << 13);
+	if (exp != 0)                           /* normal: bias 15 -> 127 */
+		return bc__bits_f32(sign | (exp + 112u) << 23 | man << 13);
+	if (man == 0)                           /* +-0 */
+		return bc__bits_f32(sign);
+	/* Subnormal, man * 2^-24: (2^-14 + man * 2^-24) - 2^-14, where both
+	 * operands and the result are normal floats and the difference is
+	 * exact (so no rounding mode or flush-to-zero can change it). */
+	f = bc__bits_f32(0x38800000u | man << 13) - bc__bits_f32(0x38800000u);
+	return bc__bits_f32(sign | bc__f32_bits(f));
+}
+
+/*
+ * bc_f32_to_f16(f) and bc_f64_to_f16(d): the f16 nearest to f (to d),
+ * ties to even, bit for bit as NumPy's npy_floatbits_to_halfbits and
+ * npy_doublebits_to_halfbits (np.float32/64 .astype(np.float16)):
+ *   - |x| >= 65520 (halfway between the largest f16, 65504, and 2^16)
+ *     gives +-infinity; |x| <= 2^-25 (half the smallest subnormal,
+ *     2^-24) gives +-0; the sign is always kept;
+ *   - a NaN keeps its sign and the top 10 bits of its payload (so a
+ *     signalling NaN stays signalling); if those are all 0 the f16 gets
+ *     payload 1, to stay a NaN.
+ * A double is rounded once, directly: rounding it to float first could
+ * round twice (1 + 2^-11 + 2^-40 would become the tie 1 + 2^-11, then 1;
+ * its nearest f16 is 1 + 2^-10).  Only integer operations.
+ */
+static inline bc_f16 bc_f32_to_f16(float f)
+{
+	uint32_t u = bc__f32_bits(f);
+	uint32_t sign = (u >> 16) & 0x8000u;
+	uint32_t a = u & 0x7fffffffu;           /* |f| */
+	uint32_t m, h, s;
+
+	if (a >= 0x7f800000u) {                 /* infinity, NaN */
+		h = (a & 0x7fffffu) >> 13;
+		if (a != 0x7f800000u && h == 0)
+			h = 1;
+		return (bc_f16)(sign | 0x7c00u | h);
+	}
+	if (a >= 0x477ff000u)                   /* >= 65520 */
+		return (bc_f16)(sign | 0x7c00u);
+	if (a >= 0x38800000u) {                 /* >= 2^-14: normal f16 */
+		/* Rebias the exponent (127 -> 15) and drop 13 bits, adding
+		 * just under half of the last kept bit, plus one if that
+		 * bit is odd: ties go to even.  A carry out of the
+		 * significand moves up the exponent, as it should. */
+		a -= 0x38000000u;
+		return (bc_f16)(sign | (a + 0xfffu + ((a >> 13) & 1u)) >> 13);
+	}
+	if (a < 0x33000000u)                    /* < 2^-25 */
+		return (bc_f16)sign;
+	/* Subnormal f16: the float is m * 2^(e - 150); in units of 2^-24
+	 * (the smallest f16) that is m >> s with s = 126 - e, 14 .. 24.
+	 * Rounded as above; a carry gives the smallest normal, 0x0400. */
+	s = 126u - (a >> 23);
+	m = (a & 0x7fffffu) | 0x800000u;
+	h = (m + (1u << (s - 1u)) - 1u + ((m >> s) & 1u)) >> s;
+	return (bc_f16)(sign | h);
+}
+
+static inline bc_f16 bc_f64_to_f16(double d)
+{
+	uint64_t u = bc__f64_bits(d);
+	uint32_t sign = (uint32_t)(u >> 48) & 0x8000u;
+	uint64_t a = u & 0x7fffffffffffffffu;   /* |d| */
+	uint64_t m;
+	uint32_t h, s;
+
+	if (a >= 0x7ff0000000000000u) {         /* infinity, NaN */
+		h = (uint32_t)((a & 0xfffffffffffffu) >> 42);
+		if (a != 0x7ff0000000000000u && h == 0)
+			h = 1;
+		return (bc_f16)(sign | 0x7c00u | h);
+	}
+	if (a >= 0x40effe0000000000u)           /* >= 65520 */
+		return (bc_f16)(sign | 0x7c00u);
+	if (a >= 0x3f10000000000000u) {         /* >= 2^-14: normal f16 */
+		/* As bc_f32_to_f16: bias 1023 -> 15, drop 42 bits. */
+		a -= 0x3f00000000000000u;
+		a = (a + 0x1ffffffffffu + ((a >> 42) & 1u)) >> 42;
+		return (bc_f16)(sign | (uint32_t)a);
+	}
+	if (a < 0x3e60000000000000u)            /* < 2^-25 */
+		return (bc_f16)sign;
+	/* Subnormal f16: m * 2^(e - 1075) is m >> s units of 2^-24, with
+	 * s = 1051 - e, 43 .. 53. */
+	s = 1051u - (uint32_t)(a >> 52);
+	m = (a & 0xfffffffffffffu) | 0x10000000000000u;
+	m = (m + ((uint64_t)1 << (s - 1u)) - 1u + ((m >> s) & 1u)) >> s;
+	return (bc_f16)(sign | (uint32_t)m);
+}
+
+/* bc_round_f16(f): f rounded to the nearest f16, as a float. */
+static inline float bc_round_f16(float f)
+{
+	return bc_f16_to_f32(bc_f32_to_f16(f));
 }
 
 #endif /* BC_H */

@@ -10,8 +10,10 @@
  *   in.f2                   doubles for the bc_f2T conversions
  *   in.wrap                 uint64s for bc_wrap_T
  *   in.ref                  text: walker cases (see check_ref)
+ *   in.f16.u                f16 bit patterns (uint16): every one
+ *   in.f32.h, in.f64.h      floats, doubles to convert to f16
  * Writes to OUTDIR out.T.OP (results of bc_OP_T on the pairs), out.f2.T,
- * out.wrap.T and out.ref.
+ * out.wrap.T, out.ref, and for f16 the files that check_f16_conv names.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -180,6 +182,63 @@ static void check_conv(void)
 }
 
 /*
+ * f16 conversions: every f16 to float and back (out.f16.f32,
+ * out.f16.back), floats and doubles to f16 (out.f32.h, out.f64.h) and
+ * floats rounded to f16 (out.f32.round).
+ */
+static void check_f16_conv(void)
+{
+	size_t len, n, i;
+	bc_f16 *h = (bc_f16 *)slurp("in.f16.u", &len);
+	uint32_t *o32;
+	bc_f16 *o16;
+	float *of, *f;
+	double *d;
+
+	n = len / sizeof(bc_f16);
+	o32 = (uint32_t *)malloc(n * sizeof(uint32_t) + 1);
+	o16 = (bc_f16 *)malloc(n * sizeof(bc_f16) + 1);
+	if (!o32 || !o16)
+		die("out of memory for", "in.f16.u");
+	for (i = 0; i < n; i++) {
+		o32[i] = bc__f32_bits(bc_f16_to_f32(h[i]));
+		o16[i] = bc_f32_to_f16(bc__bits_f32(o32[i]));
+	}
+	spit("out.f16.f32", o32, n * sizeof(uint32_t));
+	spit("out.f16.back", o16, n * sizeof(bc_f16));
+	free(o32);
+	free(o16);
+	free(h);
+
+	f = (float *)slurp("in.f32.h", &len);
+	n = len / sizeof(float);
+	o16 = (bc_f16 *)malloc(n * sizeof(bc_f16) + 1);
+	of = (float *)malloc(n * sizeof(float) + 1);
+	if (!o16 || !of)
+		die("out of memory for", "in.f32.h");
+	for (i = 0; i < n; i++) {
+		o16[i] = bc_f32_to_f16(f[i]);
+		of[i] = bc_round_f16(f[i]);
+	}
+	spit("out.f32.h", o16, n * sizeof(bc_f16));
+	spit("out.f32.round", of, n * sizeof(float));
+	free(o16);
+	free(of);
+	free(f);
+
+	d = (double *)slurp("in.f64.h", &len);
+	n = len / sizeof(double);
+	o16 = (bc_f16 *)malloc(n * sizeof(bc_f16) + 1);
+	if (!o16)
+		die("out of memory for", "in.f64.h");
+	for (i = 0; i < n; i++)
+		o16[i] = bc_f64_to_f16(d[i]);
+	spit("out.f64.h", o16, n * sizeof(bc_f16));
+	free(o16);
+	free(d);
+}
+
+/*
  * in.ref: lines "rank d0 .. d(rank-1) nops s00 .. s0(rank-1) s10 ..."
  * (strides of operand k for each dim).  out.ref: for each case one line
  * per operand with the offsets bc_ref_walk visits, then "end".
@@ -274,5 +333,6 @@ int main(int argc, char **argv)
 	check_f32(); check_f64();
 	check_conv();
 	check_ref();
+	check_f16_conv();
 	return 0;
 }

@@ -19,7 +19,10 @@ Run by tests/t050-runtime.t with /usr/bin/python3 (which has NumPy).
      log) within a few ULP (FLOAT_ULP) and bit for bit on infinite and
      NaN operands;
    - conversions (bc_f2T, bc_wrap_T) and the reference walker (bc_ref.h)
-     against NumPy's casts and broadcast strides.
+     against NumPy's casts and broadcast strides;
+   - f16: conversions to and from f16 bit for bit against astype (all
+     65536 f16s, every tie between f16s and its neighbours, NaN
+     payloads, random floats and doubles, double rounding traps).
 """
 import math
 import os
@@ -132,6 +135,14 @@ def use_file():
                "return bc_%s_%s(a, b);" % (op, s))
     fn("void", "restrict", "float *restrict o, const float *restrict a, int n",
        "int i; for (i = 0; i < n; i++) o[i] = bc_max_f32(a[i], o[i]);")
+    fn("float", "f16_to_f32", "bc_f16 h", "return bc_f16_to_f32(h);")
+    fn("bc_f16", "f32_to_f16", "float f", "return bc_f32_to_f16(f);")
+    fn("bc_f16", "f64_to_f16", "double d", "return bc_f64_to_f16(d);")
+    fn("float", "round_f16", "float f", "return bc_round_f16(f);")
+    fn("void", "add_f16", "bc_f16 *restrict o, const bc_f16 *restrict a, "
+       "const bc_f16 *restrict b, int n",
+       "int i; for (i = 0; i < n; i++) "
+       "o[i] = bc_f32_to_f16(bc_f16_to_f32(a[i]) + bc_f16_to_f32(b[i]));")
     L.append("static void use_visit(void *ctx, const ptrdiff_t *off)")
     L.append("{ *(ptrdiff_t *)ctx += off[0] + off[1]; }")
     fn("ptrdiff_t", "ref", "const size_t *dims, const ptrdiff_t *s0, "
@@ -355,6 +366,66 @@ def wrap_inputs(rng):
     return np.concatenate([np.array(vals, dtype=np.uint64), r])
 
 
+def f32_to_f16_inputs(rng):
+    """Floats to round to f16: every f16 value, the ties halfway between
+    neighbouring f16s and the floats next to them, the overflow threshold
+    65520, NaNs with every payload bit, and random bit patterns."""
+    h = np.arange(1 << 16, dtype=np.uint32).astype(np.uint16).view(np.float16)
+    fin = np.sort(np.unique(h[np.isfinite(h)].astype(np.float64)))
+    mid = (fin[1:] + fin[:-1]) / 2            # exact in float32 (12 bits)
+    mid = np.concatenate([mid, [65520.0, -65520.0, 65536.0, -65536.0]])
+    mid = mid.astype(np.float32)
+    near = [mid, np.nextafter(mid, np.float32(np.inf)),
+            np.nextafter(mid, np.float32(-np.inf))]
+    nan = []
+    for k in range(23):
+        for e in (0x7f800000, 0xff800000):
+            nan += [e | 1 << k, e | 0x400000 | 1 << k]
+    special = np.array([0x7f800000, 0xff800000, 0x7f7fffff, 0x00000001,
+                        0x80000001, 0x007fffff, 0x00800000] + nan,
+                       np.uint32).view(np.float32)
+    n = 1 << 18
+    rnd = rng.integers(0, 0xffffffff, size=n, endpoint=True,
+                       dtype=np.uint32).view(np.float32)
+    # random floats from 2^-27 to 2^18, random significand bits
+    exp = rng.integers(100, 144, size=n, endpoint=True).astype(np.uint32)
+    sig = rng.integers(0, 0x7fffff, size=n, endpoint=True, dtype=np.uint32)
+    sgn = rng.integers(0, 1, size=n, endpoint=True).astype(np.uint32)
+    inr = (sgn << 31 | exp << 23 | sig).view(np.float32)
+    return np.concatenate([h.astype(np.float32)] + near +
+                          [special, rnd, inr])
+
+
+def f64_to_f16_inputs(rng):
+    """Doubles to round to f16: as f32_to_f16_inputs, plus values just
+    off a tie by less than half a float ULP, which round differently
+    through float (the tie) than directly (double rounding traps)."""
+    h = np.arange(1 << 16, dtype=np.uint32).astype(np.uint16).view(np.float16)
+    fin = np.sort(np.unique(h[np.isfinite(h)].astype(np.float64)))
+    mid = (fin[1:] + fin[:-1]) / 2
+    mid = np.concatenate([mid, [65520.0, -65520.0, 65536.0, -65536.0]])
+    near = [mid, np.nextafter(mid, np.inf), np.nextafter(mid, -np.inf)]
+    for k in (30, 40, 52):
+        near += [mid * (1 + 2.0 ** -k), mid * (1 - 2.0 ** -k)]
+    nan = []
+    for k in range(52):
+        for e in (0x7ff0000000000000, 0xfff0000000000000):
+            nan += [e | 1 << k, e | 0x8000000000000 | 1 << k]
+    special = np.array([0x7ff0000000000000, 0xfff0000000000000,
+                        0x7fefffffffffffff, 1, 0x8000000000000001,
+                        0x000fffffffffffff, 0x0010000000000000] + nan,
+                       np.uint64).view(np.float64)
+    n = 1 << 18
+    rnd = rng.integers(0, 2 ** 64 - 1, size=n, endpoint=True,
+                       dtype=np.uint64).view(np.float64)
+    exp = rng.integers(996, 1040, size=n, endpoint=True).astype(np.uint64)
+    sig = rng.integers(0, 2 ** 52 - 1, size=n, endpoint=True, dtype=np.uint64)
+    sgn = rng.integers(0, 1, size=n, endpoint=True).astype(np.uint64)
+    inr = (sgn << np.uint64(63) | exp << np.uint64(52) | sig).view(np.float64)
+    return np.concatenate([h.astype(np.float64)] + near +
+                          [special, rnd, inr])
+
+
 # Walker cases: result shape, then operand arrays (views of aranges, so
 # each element's value is its offset from the start of the buffer).
 def ref_cases():
@@ -505,13 +576,16 @@ def fmt_float(v, ui):
                             int(np.array([v]).view(ui)[0]))
 
 
-def mismatches(idx, a, b, exp, got, fmt, limit=5):
+def mismatches(idx, a, b, exp, got, fmt, limit=5, out_fmt=None):
+    """Lines for the first mismatches: operands shown with fmt, results
+    with out_fmt (default fmt)."""
+    out_fmt = out_fmt or fmt
     out = []
     for i in idx[:limit]:
         args = "a=%s" % fmt(a[i]) if b is None else \
             "a=%s b=%s" % (fmt(a[i]), fmt(b[i]))
-        out.append("%s: expected %s, got %s" % (args, fmt(exp[i]),
-                                                fmt(got[i])))
+        out.append("%s: expected %s, got %s" % (args, out_fmt(exp[i]),
+                                                out_fmt(got[i])))
     if len(idx) > limit:
         out.append("... %d mismatches in all" % len(idx))
     return out
@@ -567,6 +641,12 @@ def body(tap, tmp):
     wr = wrap_inputs(rng)
     wr.tofile(os.path.join(indir, "in.wrap"))
     ref_expect = write_ref(os.path.join(indir, "in.ref"))
+    h16u = np.arange(1 << 16, dtype=np.uint32).astype(np.uint16)
+    h16u.tofile(os.path.join(indir, "in.f16.u"))
+    f32h = f32_to_f16_inputs(rng)
+    f32h.tofile(os.path.join(indir, "in.f32.h"))
+    f64h = f64_to_f16_inputs(rng)
+    f64h.tofile(os.path.join(indir, "in.f64.h"))
 
     builds = [
         ("asan+ubsan", ["-fsanitize=address,undefined,float-cast-overflow",
@@ -710,6 +790,8 @@ def body(tap, tmp):
         tap.ok(good, "bc_wrap_%s matches uint64 astype (%d values; %s)" %
                (s, wr.size, names), diag)
 
+    check_f16_conv(tap, names, check_builds, h16u, f32h, f64h)
+
     # reference walker
     for bname, od in outs:
         p = os.path.join(od, "out.ref")
@@ -735,6 +817,82 @@ def body(tap, tmp):
         tap.ok(not diag and len(got) == len(ref_expect),
                "bc_ref_walk visits NumPy's broadcast offsets (%d cases; %s)"
                % (len(ref_expect), bname), diag)
+
+
+# ---------------------------------------------------------------------------
+# 4. f16
+
+def fmt_f16(v):
+    v = np.uint16(v)
+    return "%r (0x%04x)" % (float(np.array([v]).view(np.float16)[0]), int(v))
+
+
+def same_bits(exp, ins, fmt=fmt_f16):
+    """bad_of and show for check_builds: the results must be exp (1, 2 or
+    4 bytes each) bit for bit; the operands ins (one or two arrays) are
+    shown with fmt."""
+    exp = np.ascontiguousarray(exp)
+    ui = {1: np.uint8, 2: np.uint16, 4: np.uint32}[exp.dtype.itemsize]
+    out_fmt = {1: repr, 2: fmt_f16,
+               4: lambda v: fmt_float(np.uint32(v).view(np.float32),
+                                      np.uint32)}[exp.dtype.itemsize]
+    e = exp.view(ui)
+    return (lambda got: np.nonzero(got.view(ui) != e)[0],
+            lambda bad, got: mismatches(bad, ins[0],
+                                        ins[1] if len(ins) > 1 else None,
+                                        e, got.view(ui), fmt,
+                                        out_fmt=out_fmt))
+
+
+def check_f16_conv(tap, names, check_builds, u, f32h, f64h):
+    """Conversions between f16 and float or double, bit for bit against
+    NumPy's astype: u holds every f16 bit pattern, f32h and f64h the
+    floats and doubles to round."""
+    fu = u.view(np.float16)
+
+    # conversions of all f16s to float and back
+    exp32 = fu.astype(np.float32)
+    good, diag = check_builds("out.f16.f32", np.uint32, u.size,
+                              *same_bits(exp32, [u], repr))
+    tap.ok(good, "bc_f16_to_f32 matches astype(np.float32) bit for bit on "
+           "all 65536 f16 bit patterns (%s)" % names, diag)
+    back = exp32.astype(np.float16)
+    good, diag = check_builds("out.f16.back", np.uint16, u.size,
+                              *same_bits(back, [u]))
+    tap.ok(good and np.array_equal(back.view(np.uint16), u),
+           "bc_f32_to_f16(bc_f16_to_f32(h)) == h, as NumPy, for all 65536 "
+           "f16 bit patterns, NaN payloads included (%s)" % names, diag)
+
+    ffmt = lambda v: fmt_float(v, np.uint32)
+    good, diag = check_builds("out.f32.h", np.uint16, f32h.size,
+                              *same_bits(f32h.astype(np.float16), [f32h],
+                                         ffmt))
+    tap.ok(good, "bc_f32_to_f16 matches astype(np.float16) bit for bit "
+           "(%d floats: every f16, every tie and its neighbours, 65520, "
+           "NaN payloads, random; %s)" % (f32h.size, names), diag)
+    good, diag = check_builds("out.f32.round", np.float32, f32h.size,
+                              *same_bits(f32h.astype(np.float16)
+                                         .astype(np.float32), [f32h], ffmt))
+    tap.ok(good, "bc_round_f16 matches astype(np.float16).astype("
+           "np.float32) bit for bit (%d floats; %s)" % (f32h.size, names),
+           diag)
+
+    direct = f64h.astype(np.float16)
+    twice = f64h.astype(np.float32).astype(np.float16)
+    traps = np.nonzero((direct.view(np.uint16) != twice.view(np.uint16)) &
+                       np.isfinite(f64h))[0]
+    tap.ok(traps.size > 0, "the doubles include %d double rounding traps "
+           "(float64 -> float32 -> float16 rounds otherwise than float64 -> "
+           "float16), e.g. %s" % (traps.size, ", ".join(
+               "%r -> %r, not %r" % (float(f64h[i]), float(direct[i]),
+                                     float(twice[i])) for i in traps[:2])))
+    dfmt = lambda v: fmt_float(v, np.uint64)
+    good, diag = check_builds("out.f64.h", np.uint16, f64h.size,
+                              *same_bits(direct, [f64h], dfmt))
+    tap.ok(good, "bc_f64_to_f16 matches astype(np.float16) bit for bit "
+           "(%d doubles: every f16, every tie, its neighbours and values "
+           "just off it, 65520, NaN payloads, random; %s)"
+           % (f64h.size, names), diag)
 
 
 if __name__ == "__main__":
