@@ -3,7 +3,10 @@
  * bc_ref.h on inputs that tests/runtime_check.py wrote, and writes the
  * results back for it to compare with NumPy.
  *
- * usage: runtime_check INDIR OUTDIR
+ * usage: runtime_check INDIR OUTDIR [--no-f16-pairs]
+ *
+ * --no-f16-pairs skips the f16 operations on in.f16.a and in.f16.b (the
+ * bulk of the work; the sanitizer build checks their helpers elsewhere).
  *
  * Reads from INDIR (raw arrays in native byte order):
  *   in.T.a, in.T.b          for T in i8 .. u64, f32, f64: the operands
@@ -12,11 +15,15 @@
  *   in.ref                  text: walker cases (see check_ref)
  *   in.f16.u                f16 bit patterns (uint16): every one
  *   in.f32.h, in.f64.h      floats, doubles to convert to f16
+ *   in.f16.a, in.f16.b      f16 bit patterns: operands of the f16 ops
+ *   in.T.h                  for T in i8 .. u64: integers to convert to f16
  * Writes to OUTDIR out.T.OP (results of bc_OP_T on the pairs), out.f2.T,
- * out.wrap.T, out.ref, and for f16 the files that check_f16_conv names.
+ * out.wrap.T, out.ref, and for f16 the files that check_f16_conv and
+ * check_f16_ops name.
  */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "bc.h"
 #include "bc_math.h"
@@ -239,6 +246,151 @@ static void check_f16_conv(void)
 }
 
 /*
+ * f16 operations as a kernel does them, in float, rounded once:
+ * out.f16.NAME = bc_f32_to_f16(OP(bc_f16_to_f32(a), bc_f16_to_f32(b))),
+ * where OP is an infix operator, bc_OP_f32, or (NAME OP_f16, NumPy's
+ * float16 max, min, fmax, fmin) bc_OP_f16; comparisons give uint8.  One
+ * small function per operation (h_NAME), one loop over a table of them.
+ * Also every f16 to each integer type (out.f16.f2.T) and integers to f16
+ * (out.T.h).
+ */
+#define H_OP(NAME, EXPR)                                              \
+static bc_f16 h_##NAME(float x, float y)                              \
+{                                                                     \
+	(void)y;                                                      \
+	return bc_f32_to_f16(EXPR);                                   \
+}
+#define H_CMP(NAME, OPR)                                              \
+static uint8_t h_##NAME(float x, float y) { return (uint8_t)(x OPR y); }
+
+H_OP(add, x + y) H_OP(sub, x - y) H_OP(mul, x * y) H_OP(div, x / y)
+H_OP(floordiv, bc_floordiv_f32(x, y)) H_OP(mod, bc_mod_f32(x, y))
+H_OP(fmod, bc_fmod_f32(x, y)) H_OP(pow, bc_pow_f32(x, y))
+H_OP(max, bc_max_f32(x, y)) H_OP(min, bc_min_f32(x, y))
+H_OP(fmax, bc_fmax_f32(x, y)) H_OP(fmin, bc_fmin_f32(x, y))
+H_OP(max_f16, bc_max_f16(x, y)) H_OP(min_f16, bc_min_f16(x, y))
+H_OP(fmax_f16, bc_fmax_f16(x, y)) H_OP(fmin_f16, bc_fmin_f16(x, y))
+H_OP(copysign, bc_copysign_f32(x, y))
+H_OP(heaviside, bc_heaviside_f32(x, y))
+H_OP(hypot, bc_hypot_f32(x, y)) H_OP(atan2, bc_atan2_f32(x, y))
+H_OP(logaddexp, bc_logaddexp_f32(x, y))
+H_OP(neg, -x) H_OP(abs, bc_abs_f32(x)) H_OP(sqrt, bc_sqrt_f32(x))
+H_OP(exp, bc_exp_f32(x)) H_OP(log, bc_log_f32(x))
+H_OP(floor, bc_floor_f32(x)) H_OP(ceil, bc_ceil_f32(x))
+H_CMP(eq, ==) H_CMP(ne, !=) H_CMP(lt, <) H_CMP(le, <=) H_CMP(gt, >)
+H_CMP(ge, >=)
+
+struct h_op {
+	const char *name;
+	bc_f16 (*op)(float, float);
+	uint8_t (*cmp)(float, float);
+};
+
+#define H_ROW(NAME) { #NAME, h_##NAME, NULL }
+#define H_CMP_ROW(NAME) { #NAME, NULL, h_##NAME }
+static const struct h_op h_binary[] = {
+	H_ROW(add), H_ROW(sub), H_ROW(mul), H_ROW(div), H_ROW(floordiv),
+	H_ROW(mod), H_ROW(fmod), H_ROW(pow), H_ROW(max), H_ROW(min),
+	H_ROW(fmax), H_ROW(fmin), H_ROW(max_f16), H_ROW(min_f16),
+	H_ROW(fmax_f16), H_ROW(fmin_f16), H_ROW(copysign), H_ROW(heaviside),
+	H_ROW(hypot), H_ROW(atan2), H_ROW(logaddexp),
+	H_CMP_ROW(eq), H_CMP_ROW(ne), H_CMP_ROW(lt), H_CMP_ROW(le),
+	H_CMP_ROW(gt), H_CMP_ROW(ge),
+};
+static const struct h_op h_unary[] = {
+	H_ROW(neg), H_ROW(abs), H_ROW(sqrt), H_ROW(exp), H_ROW(log),
+	H_ROW(floor), H_ROW(ceil),
+};
+
+/* Apply each op of the table to the n pairs (a, b): out.f16.NAME. */
+static void h_apply(const struct h_op *ops, size_t nops, const bc_f16 *a,
+	const bc_f16 *b, size_t n)
+{
+	char name[64];
+	size_t k, i;
+	bc_f16 *o = (bc_f16 *)malloc(n * sizeof(bc_f16) + 1);
+	uint8_t *o8 = (uint8_t *)malloc(n + 1);
+
+	if (!o || !o8)
+		die("out of memory for", "f16 ops");
+	for (k = 0; k < nops; k++) {
+		snprintf(name, sizeof name, "out.f16.%s", ops[k].name);
+		if (ops[k].op) {
+			for (i = 0; i < n; i++)
+				o[i] = ops[k].op(bc_f16_to_f32(a[i]),
+					bc_f16_to_f32(b[i]));
+			spit(name, o, n * sizeof(bc_f16));
+		} else {
+			for (i = 0; i < n; i++)
+				o8[i] = ops[k].cmp(bc_f16_to_f32(a[i]),
+					bc_f16_to_f32(b[i]));
+			spit(name, o8, n);
+		}
+	}
+	free(o);
+	free(o8);
+}
+
+/* bc_f2T of every f16 (through its float). */
+#define H_F2(S, T)                                                    \
+	do {                                                          \
+		T *o = (T *)malloc(n * sizeof(T) + 1);                \
+		if (!o)                                               \
+			die("out of memory for", "f16 f2" #S);        \
+		for (i = 0; i < n; i++)                               \
+			o[i] = bc_f2##S(bc_f16_to_f32(a[i]));         \
+		spit("out.f16.f2." #S, o, n * sizeof(T));             \
+		free(o);                                              \
+	} while (0)
+
+/* An integer type to f16 the way NumPy does it: (float)x, then round. */
+#define H_FROM_INT(S, T)                                              \
+	do {                                                          \
+		T *v = (T *)slurp("in." #S ".h", &la);                \
+		bc_f16 *o;                                            \
+		n = la / sizeof(T);                                   \
+		o = (bc_f16 *)malloc(n * sizeof(bc_f16) + 1);         \
+		if (!o)                                               \
+			die("out of memory for", "in." #S ".h");      \
+		for (i = 0; i < n; i++)                               \
+			o[i] = bc_f32_to_f16((float)v[i]);            \
+		spit("out." #S ".h", o, n * sizeof(bc_f16));          \
+		free(o);                                              \
+		free(v);                                              \
+	} while (0)
+
+static void check_f16_ops(int pairs)
+{
+	size_t la, lb, n, i;
+	bc_f16 *a, *b;
+
+	if (pairs) {
+		a = (bc_f16 *)slurp("in.f16.a", &la);
+		b = (bc_f16 *)slurp("in.f16.b", &lb);
+		if (la != lb)
+			die("operand sizes differ for", "f16");
+		h_apply(h_binary, sizeof h_binary / sizeof h_binary[0], a, b,
+			la / sizeof(bc_f16));
+		free(a);
+		free(b);
+	}
+
+	/* unary ops and conversions to integers, on every f16 */
+	a = (bc_f16 *)slurp("in.f16.u", &la);
+	n = la / sizeof(bc_f16);
+	h_apply(h_unary, sizeof h_unary / sizeof h_unary[0], a, a, n);
+	H_F2(i8, int8_t); H_F2(i16, int16_t); H_F2(i32, int32_t);
+	H_F2(i64, int64_t); H_F2(u8, uint8_t); H_F2(u16, uint16_t);
+	H_F2(u32, uint32_t); H_F2(u64, uint64_t);
+	free(a);
+
+	H_FROM_INT(i8, int8_t); H_FROM_INT(i16, int16_t);
+	H_FROM_INT(i32, int32_t); H_FROM_INT(i64, int64_t);
+	H_FROM_INT(u8, uint8_t); H_FROM_INT(u16, uint16_t);
+	H_FROM_INT(u32, uint32_t); H_FROM_INT(u64, uint64_t);
+}
+
+/*
  * in.ref: lines "rank d0 .. d(rank-1) nops s00 .. s0(rank-1) s10 ..."
  * (strides of operand k for each dim).  out.ref: for each case one line
  * per operand with the offsets bc_ref_walk visits, then "end".
@@ -322,8 +474,15 @@ static void check_ref(void)
 
 int main(int argc, char **argv)
 {
+	int pairs = 1;
+
+	if (argc == 4 && strcmp(argv[3], "--no-f16-pairs") == 0) {
+		pairs = 0;
+		argc--;
+	}
 	if (argc != 3) {
-		fprintf(stderr, "usage: runtime_check INDIR OUTDIR\n");
+		fprintf(stderr, "usage: runtime_check INDIR OUTDIR "
+			"[--no-f16-pairs]\n");
 		return 2;
 	}
 	dir = argv[1];
@@ -334,5 +493,6 @@ int main(int argc, char **argv)
 	check_conv();
 	check_ref();
 	check_f16_conv();
+	check_f16_ops(pairs);
 	return 0;
 }

@@ -22,7 +22,12 @@ Run by tests/t050-runtime.t with /usr/bin/python3 (which has NumPy).
      against NumPy's casts and broadcast strides;
    - f16: conversions to and from f16 bit for bit against astype (all
      65536 f16s, every tie between f16s and its neighbours, NaN
-     payloads, random floats and doubles, double rounding traps).
+     payloads, random floats and doubles, double rounding traps), and
+     each operation computed as kernels do it (convert to float, compute,
+     round back) against NumPy's float16 ufuncs: every f16 against edge
+     values both ways plus random pairs (in the -O2 build only: they are
+     most of the work, and the sanitizers see the same helpers in the
+     other checks), every f16 for unary ops.
 """
 import math
 import os
@@ -139,6 +144,9 @@ def use_file():
     fn("bc_f16", "f32_to_f16", "float f", "return bc_f32_to_f16(f);")
     fn("bc_f16", "f64_to_f16", "double d", "return bc_f64_to_f16(d);")
     fn("float", "round_f16", "float f", "return bc_round_f16(f);")
+    for op in ("max", "min", "fmax", "fmin"):
+        fn("float", op + "_f16", "float a, float b",
+           "return bc_%s_f16(a, b);" % op)
     fn("void", "add_f16", "bc_f16 *restrict o, const bc_f16 *restrict a, "
        "const bc_f16 *restrict b, int n",
        "int i; for (i = 0; i < n; i++) "
@@ -366,6 +374,31 @@ def wrap_inputs(rng):
     return np.concatenate([np.array(vals, dtype=np.uint64), r])
 
 
+def f16_edges():
+    """f16 bit patterns at the edges: zeros, subnormals, the smallest
+    normal, small integers and fractions, the largest finite, infinities,
+    quiet and signalling NaNs with payloads and both signs."""
+    pos = [0x0000, 0x0001, 0x03ff, 0x0400, 0x2e66, 0x3800, 0x3c00, 0x3c01,
+           0x3e00, 0x4000, 0x4200, 0x6801, 0x7bff, 0x7c00]
+    nans = [0x7e00, 0xfe01, 0x7c01, 0xfd55]
+    return np.array(pos + [p | 0x8000 for p in pos] + nans, np.uint16)
+
+
+def f16_inputs(rng):
+    """Every f16 against every edge value (both ways round), and random
+    pairs: (a, b, what) as uint16 bit patterns."""
+    e = f16_edges()
+    every = np.arange(1 << 16, dtype=np.uint32).astype(np.uint16)
+    n = 1 << 18
+    a = [np.repeat(every, e.size), np.tile(e, every.size),
+         rng.integers(0, 0xffff, size=n, endpoint=True, dtype=np.uint16)]
+    b = [np.tile(e, every.size), np.repeat(every, e.size),
+         rng.integers(0, 0xffff, size=n, endpoint=True, dtype=np.uint16)]
+    return (np.concatenate(a), np.concatenate(b),
+            "every f16 against %d edge values both ways + %d random pairs"
+            % (e.size, n))
+
+
 def f32_to_f16_inputs(rng):
     """Floats to round to f16: every f16 value, the ties halfway between
     neighbouring f16s and the floats next to them, the overflow threshold
@@ -424,6 +457,23 @@ def f64_to_f16_inputs(rng):
     inr = (sgn << np.uint64(63) | exp << np.uint64(52) | sig).view(np.float64)
     return np.concatenate([h.astype(np.float64)] + near +
                           [special, rnd, inr])
+
+
+def int_to_f16_inputs(dt, bits, rng):
+    """Integers to convert to f16: all of them for 8 and 16 bits; else
+    every integer up to 70000 in magnitude (all ties and the overflow
+    threshold), the extremes and random values."""
+    info = np.iinfo(dt)
+    if bits <= 16:
+        return np.arange(int(info.min), int(info.max) + 1).astype(dt)
+    lo, hi = max(int(info.min), -70000), 70000
+    vals = [int(info.min), int(info.min) + 1, int(info.max),
+            int(info.max) - 1, 2 ** 24 + 1, 2 ** 24 - 1, 2 ** 31 - 1]
+    vals = [v for v in vals if info.min <= v <= info.max]
+    return np.concatenate([
+        np.arange(lo, hi + 1).astype(dt), np.array(vals).astype(dt),
+        rng.integers(int(info.min), int(info.max), size=4000, endpoint=True,
+                     dtype=dt)])
 
 
 # Walker cases: result shape, then operand arrays (views of aranges, so
@@ -647,17 +697,27 @@ def body(tap, tmp):
     f32h.tofile(os.path.join(indir, "in.f32.h"))
     f64h = f64_to_f16_inputs(rng)
     f64h.tofile(os.path.join(indir, "in.f64.h"))
+    h16a, h16b, h16what = f16_inputs(rng)
+    h16a.tofile(os.path.join(indir, "in.f16.a"))
+    h16b.tofile(os.path.join(indir, "in.f16.b"))
+    int_h = {}
+    for s, dt, bits in INTS:
+        int_h[s] = int_to_f16_inputs(dt, bits, rng)
+        int_h[s].tofile(os.path.join(indir, "in.%s.h" % s))
 
+    # name, compiler flags, arguments: the f16 pairs, the bulk of the
+    # work, only without the sanitizers (which see their helpers elsewhere)
     builds = [
         ("asan+ubsan", ["-fsanitize=address,undefined,float-cast-overflow",
-                        "-fno-sanitize-recover=all", "-g"]),
-        ("-O2", []),
+                        "-fno-sanitize-recover=all", "-g"],
+         ["--no-f16-pairs"]),
+        ("-O2", [], []),
     ]
     outs = []
     env = dict(os.environ)
     env["ASAN_OPTIONS"] = "detect_leaks=0:abort_on_error=0"
     env["UBSAN_OPTIONS"] = "print_stacktrace=1:halt_on_error=1"
-    for name, extra in builds:
+    for name, extra, args in builds:
         exe = os.path.join(tmp, "runtime_check_" + str(len(outs)))
         cmd = (["gcc", "-std=c99", "-O2"] + STRICT + extra +
                ["-I" + RUNTIME, CHECK_C, "-o", exe, "-lm"])
@@ -667,13 +727,14 @@ def body(tap, tmp):
             continue
         od = os.path.join(tmp, "out" + str(len(outs)))
         os.mkdir(od)
-        rc, out = run([exe, indir, od], env=env)
+        rc, out = run([exe, indir, od] + args, env=env)
         if tap.ok(rc == 0, "run runtime_check (%s)" % name,
                   ["exit status %d" % rc, out[-3000:]]):
-            outs.append((name, od))
+            outs.append((name, od, not args))
     if not outs:
         return
-    names = " and ".join(n for n, _ in outs)
+    names = " and ".join(n for n, _, _ in outs)
+    pair_names = " and ".join(n for n, _, pairs in outs if pairs)
 
     def load(od, file, dt, n):
         p = os.path.join(od, file)
@@ -682,11 +743,14 @@ def body(tap, tmp):
         got = np.fromfile(p, dtype=dt)
         return got if got.size == n else None
 
-    def check_builds(file, dt, n, bad_of, show):
-        """Compare output FILE of each build: bad_of(got) gives the indexes
-        that are wrong, show(bad, got) their diagnostics. (good, diag)."""
+    def check_builds(file, dt, n, bad_of, show, pairs_only=False):
+        """Compare output FILE of each build (with pairs_only, of those
+        that did the f16 pairs): bad_of(got) gives the indexes that are
+        wrong, show(bad, got) their diagnostics. (good, diag)."""
         diag, good = [], True
-        for bname, od in outs:
+        for bname, od, pairs in outs:
+            if pairs_only and not pairs:
+                continue
             got = load(od, file, dt, n)
             if got is None:
                 good = False
@@ -791,9 +855,11 @@ def body(tap, tmp):
                (s, wr.size, names), diag)
 
     check_f16_conv(tap, names, check_builds, h16u, f32h, f64h)
+    check_f16_ops(tap, names, pair_names, check_builds, h16a, h16b, h16what,
+                  h16u, int_h)
 
     # reference walker
-    for bname, od in outs:
+    for bname, od, _ in outs:
         p = os.path.join(od, "out.ref")
         got = []
         if os.path.exists(p):
@@ -894,6 +960,153 @@ def check_f16_conv(tap, names, check_builds, u, f32h, f64h):
            "just off it, 65520, NaN payloads, random; %s)"
            % (f64h.size, names), diag)
 
+
+F16_BIN = [  # name of the output, NumPy's float16 ufunc, ULP bound or None
+    ("add", np.add, None), ("sub", np.subtract, None),
+    ("mul", np.multiply, None), ("div", np.true_divide, None),
+    ("floordiv", np.floor_divide, None), ("mod", np.remainder, None),
+    ("fmod", np.fmod, None), ("pow", np.power, 1),
+    ("max_f16", np.maximum, None), ("min_f16", np.minimum, None),
+    ("fmax_f16", np.fmax, None), ("fmin_f16", np.fmin, None),
+    ("copysign", np.copysign, None), ("heaviside", np.heaviside, None),
+    ("hypot", np.hypot, 1), ("atan2", np.arctan2, 1),
+    ("logaddexp", np.logaddexp, 1),
+]
+F16_CMP = [("eq", np.equal), ("ne", np.not_equal), ("lt", np.less),
+           ("le", np.less_equal), ("gt", np.greater),
+           ("ge", np.greater_equal)]
+F16_UN = [("neg", np.negative, None), ("abs", np.absolute, None),
+          ("sqrt", np.sqrt, None), ("exp", np.exp, 1), ("log", np.log, 1),
+          ("floor", np.floor, None), ("ceil", np.ceil, None)]
+
+
+def check_f16_ops(tap, names, pair_names, check_builds, a, b, what, u,
+                  int_h):
+    """Operations on f16s computed as kernels do them (in float, rounded
+    once) against NumPy's float16 ufuncs, on the pairs (a, b) (in the
+    builds pair_names) and (unary) on every f16 u; f16 to each integer
+    type; int_h[S] to f16."""
+    fa, fb, fu = a.view(np.float16), b.view(np.float16), u.view(np.float16)
+
+    def within(exp, bound, ins, stats):
+        e = np.ascontiguousarray(exp).view(np.uint16)
+
+        def bad_of(got):
+            d = ulp_diff(exp, got.view(np.float16), np.uint16)
+            stats[0] = max(stats[0], int(d.max()))
+            stats[1] = int((d != 0).sum())
+            return np.nonzero(d > bound)[0]
+        return (bad_of,
+                lambda bad, got: mismatches(bad, ins[0],
+                                            ins[1] if len(ins) > 1 else None,
+                                            e, got, fmt_f16))
+
+    # integers to f16: NumPy converts to float first; same as directly
+    for s, dt, bits in INTS:
+        v = int_h[s]
+        exp = v.astype(np.float16)
+        # directly: |v| <= 2^53 is exact as a double; beyond, both are inf
+        big = np.abs(v.astype(np.float64)) > 2.0 ** 53
+        direct = np.where(big, np.copysign(np.float16(np.inf),
+                                           v.astype(np.float64)),
+                          v.astype(np.float64).astype(np.float16))
+        same = np.array_equal(exp.view(np.uint16),
+                              direct.astype(np.float16).view(np.uint16))
+        good, diag = check_builds("out.%s.h" % s, np.uint16, v.size,
+                                  *same_bits(exp, [v], repr))
+        tap.ok(good and same, "%s to f16 as NumPy, bc_f32_to_f16((float)x), "
+               "bit for bit; NumPy's (through float32) is the correctly "
+               "rounded f16 (%d values; %s)" % (s, v.size, names),
+               diag + ([] if same else ["NumPy differs from direct "
+                                        "rounding"]))
+
+    # f16 to integers: NumPy's cast where the value fits, else saturated
+    for s, dt, bits in INTS:
+        f = fu.astype(np.float64)
+        exp = np.array(saturate(f, dt), dtype=object).astype(dt)
+        info = np.iinfo(dt)
+        inr = (np.isfinite(f) & (np.trunc(f) >= int(info.min)) &
+               (np.trunc(f) <= int(info.max)))
+        npc = fu[inr].astype(dt)
+        good, diag = check_builds(
+            "out.f16.f2.%s" % s, dt, u.size,
+            lambda got, exp=exp: np.nonzero(got != exp)[0],
+            lambda bad, got, exp=exp: mismatches(bad, u, None, exp, got,
+                                                 fmt_f16))
+        npgood = np.array_equal(npc, exp[inr])
+        tap.ok(good and npgood, "bc_f2%s(bc_f16_to_f32(h)): NumPy's astype "
+               "for the %d f16s in range, saturating outside, NaN -> 0 (all "
+               "65536; %s)" % (s, int(inr.sum()), names),
+               diag + ([] if npgood else ["NumPy astype disagrees"]))
+
+    # operations, computed in float and rounded once
+    def op_test(name, exp, bound, ins, label, what):
+        # the pairs (two operands) are only in some builds
+        only = len(ins) == 2
+        bnames = pair_names if only else names
+        if bound is None:
+            bad_of, show = same_bits(exp, ins)
+            note = ""
+            if name in ("add", "mul"):
+                # Two NaNs: NumPy's loop keeps b's (made quiet), the
+                # compiler here a's; C leaves the order to the compiler.
+                nan2 = (((ins[0] & 0x7fff) > 0x7c00) &
+                        ((ins[1] & 0x7fff) > 0x7c00))
+                qa, qb = ins[0] | 0x0200, ins[1] | 0x0200
+
+                def bad_of(got, plain=bad_of):
+                    ok_nan = nan2 & ((got == qa) | (got == qb))
+                    return np.setdiff1d(plain(got), np.nonzero(ok_nan)[0])
+                note = ", but for two NaNs either one, made quiet"
+            good, diag = check_builds("out.f16." + name, np.uint16,
+                                      ins[0].size, bad_of, show, only)
+            tap.ok(good, "f16 %s in float matches NumPy's float16 bit for "
+                   "bit%s (%s; %s)" % (label, note, what, bnames), diag)
+            return
+        stats = [0, 0]
+        good, diag = check_builds("out.f16." + name, np.uint16, ins[0].size,
+                                  *within(exp, bound, ins, stats),
+                                  pairs_only=only)
+        tap.ok(good, "f16 %s in float matches NumPy's float16 within %d "
+               "ULP (%s; %s)" % (label, bound, what, bnames), diag)
+        tap.comment("f16 %s: largest difference from NumPy %d ULP (%d of "
+                    "%d results differ)" % (label, stats[0], stats[1],
+                                            ins[0].size))
+
+    infix = {"add": "+", "sub": "-", "mul": "*", "div": "/"}
+    for name, f, bound in F16_BIN:
+        exp = f(fa, fb)
+        if name in infix:
+            label = "a %s b" % infix[name]
+        elif name.endswith("_f16"):
+            label = "bc_%s" % name
+        else:
+            label = "bc_%s_f32" % name
+        op_test(name, exp, bound, [a, b], label, what)
+    for name, f in F16_CMP:
+        good, diag = check_builds("out.f16." + name, np.uint8, a.size,
+                                  *same_bits(f(fa, fb).astype(np.uint8),
+                                             [a, b], repr), pairs_only=True)
+        tap.ok(good, "f16 comparison %s of the floats matches NumPy's "
+               "float16 (%s; %s)" % (name, what, pair_names), diag)
+    for name, f, bound in F16_UN:
+        label = "-a" if name == "neg" else "bc_%s_f32" % name
+        op_test(name, f(fu), bound, [u], label, "all 65536 f16s")
+
+    # The float helpers of maximum and friends keep b for equal values,
+    # NumPy's float16 loops keep a: they differ exactly on (+-0, -+0).
+    zeros = ((a & 0x7fff) == 0) & ((b & 0x7fff) == 0) & (a != b)
+    for name, f in (("max", np.maximum), ("min", np.minimum),
+                    ("fmax", np.fmax), ("fmin", np.fmin)):
+        e = f(fa, fb).view(np.uint16)
+        good, diag = check_builds(
+            "out.f16." + name, np.uint16, a.size,
+            lambda got, e=e: np.nonzero((got != e) != zeros)[0],
+            lambda bad, got, e=e: mismatches(bad, a, b, e, got, fmt_f16),
+            pairs_only=True)
+        tap.ok(good, "f16 through bc_%s_f32 differs from NumPy's float16 "
+               "exactly where a and b are zeros of opposite sign (%s; %s)"
+               % (name, what, pair_names), diag)
 
 if __name__ == "__main__":
     sys.exit(main())
