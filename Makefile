@@ -95,8 +95,13 @@ demo: deps
 	@$(MAKE) --no-print-directory $(O)/bcastgen
 	sh examples/demo.sh $(O)/bcastgen
 
+# The suite in parallel, one job per core, and its wall time.
 test: $(O)/bcastgen $(UNIT_TESTS)
-	GEN=$(O)/bcastgen prove --exec '' $(PROVE_FLAGS) tests/*.t $(UNIT_TESTS)
+	@start=$$(date +%s); \
+	GEN=$(O)/bcastgen prove --exec '' $(PROVE_FLAGS) tests/*.t $(UNIT_TESTS); \
+	status=$$?; \
+	echo "make check: $$(($$(date +%s) - start)) s wall time"; \
+	exit $$status
 
 # Rewrite the golden files from the current binary; review with git diff.
 regen: $(O)/bcastgen

@@ -37,18 +37,15 @@ static const char usage_text[] =
 "                    (a stamp file, say)\n"
 "\n"
 "the kernel:\n"
-"  --op OP           the operation (default add): add sub mul div floordiv mod\n"
-"                    fmod pow max min neg abs sqrt exp log floor ceil eq ne\n"
-"                    lt le gt ge and or xor not bitwise_and bitwise_or\n"
-"                    bitwise_xor invert shl shr where copy, or NumPy's names\n"
-"                    for them (subtract, floor_divide, ...)\n"
+"  --op OP           the operation (default add), by NumPy's name (subtract,\n"
+"                    floor_divide, ...) or a short one: %OPS\n"
 "  --expr E          a fused expression of the operands instead of --op:\n"
-"                    'max(x*w + b, 0)'; C's operators and precedence, calls\n"
-"                    min max abs sqrt exp log pow floor ceil fmod where,\n"
-"                    casts f32(a) i16(a) ...\n"
-"  --dtype T         the type computed in (default f32): f32 f64 i8 i16 i32\n"
-"                    i64 u8 u16 u32 u64; NAME:T=SHAPE gives an operand its\n"
-"                    own stored type, converted to T on load\n"
+"                    'max(x*w + b, 0)'; C's operators and precedence, casts\n"
+"                    f32(a) i16(a) ..., and calls %FUNCS\n"
+"  --dtype T         the type computed in (default: NumPy's promotion of the\n"
+"                    operands' dtypes, f32 for an operand without one);\n"
+"                    NAME:T=SHAPE gives an operand its own stored type,\n"
+"                    converted to T on load. The dtypes: %DTYPES\n"
 "  --out-dtype T     the result's stored type (default T; u8 for comparisons\n"
 "                    and logical ops)\n"
 "  --name NAME       the function's name (default: FILE without .c)\n"
@@ -73,6 +70,58 @@ static const char usage_text[] =
 "unroll past the limit, an expression or a spec file, a template error, a\n"
 "file that cannot be written), and then no file is written or changed; 2\n"
 "bad usage (an unknown option, a missing argument).\n";
+
+/*
+** Print the help: usage_text with the lists read from the tables in
+** place of %OPS, %FUNCS and %DTYPES, each wrapped to 80 columns.
+*/
+static void
+print_help(void)
+{
+	static const char *const marks[] = {"%OPS", "%FUNCS", "%DTYPES", NULL};
+	struct strbuf out = {0};
+	const char *p = usage_text;
+	int col = 0;
+
+	while (*p) {
+		int k = 0;
+
+		while (marks[k] && strncmp(p, marks[k], strlen(marks[k])) != 0)
+			k++;
+		if (marks[k]) {
+			struct strbuf list = {0};
+			const char *w;
+
+			if (k == 2)
+				dtype_list(&list);
+			else
+				op_list(&list, k == 1);
+			/* each word where it fits, else on a new line under the text */
+			for (w = list.s; *w; ) {
+				size_t n = strcspn(w, " ");
+
+				if (col + (int)n + 1 > 78 && w != list.s) {
+					sb_add(&out, "\n                   ");
+					col = 19;
+				}
+				if (w != list.s) {
+					sb_add(&out, " ");
+					col++;
+				}
+				sb_addn(&out, w, n);
+				col += (int)n;
+				w += n + (w[n] == ' ');
+			}
+			sb_free(&list);
+			p += strlen(marks[k]);
+			continue;
+		}
+		col = *p == '\n' ? 0 : col + 1;
+		sb_addn(&out, p++, 1);
+	}
+	fputs(out.s, stdout);
+	sb_free(&out);
+}
 
 /* The options that say what to do rather than what the kernel is. */
 static const struct action {
@@ -209,7 +258,7 @@ cli_read(int argc, char **argv, struct cli *c, struct desc *d)
 		} else if (strcmp(arg, "--") == 0) {
 			only_operands = 1;
 		} else if (strcmp(arg, "-h") == 0 || strcmp(arg, "--help") == 0) {
-			fputs(usage_text, stdout);
+			print_help();
 			exit(EXIT_OK);
 		} else if (strcmp(arg, "--version") == 0) {
 			puts("bcastgen " VERSION);

@@ -64,6 +64,33 @@ both_given(struct strbuf *err, const struct desc *d, const char *a, const char *
 }
 
 /*
+** Set D's dtype, unless --dtype gave it, to NumPy's promotion of its
+** operands' dtypes (f32 for an operand without one; an op that takes
+** only floats computes in the float that holds them), and each input's
+** stored dtype.
+*/
+static void
+set_dtypes(struct desc *d)
+{
+	const struct dtype *f32 = dtype_find("f32"), *t = NULL;
+
+	if (!(d->given & (1u << field_find("dtype", FROM_SPEC)))) {
+		for (int i = 0; i < d->nops; i++) {
+			const struct dtype *s = d->operand[i].dtype[0]
+			                        ? dtype_find(d->operand[i].dtype) : f32;
+
+			d->promoted |= d->operand[i].dtype[0] != '\0';
+			t = t ? dtype_promote(t, s) : s;
+		}
+		if (!d->expr_src && d->op->types == OP_FLOAT_TYPES)
+			t = dtype_floating(t);
+		d->dtype = t;
+	}
+	for (int i = 0; i < d->nops; i++)
+		d->stored[i] = d->operand[i].dtype[0] ? dtype_find(d->operand[i].dtype) : d->dtype;
+}
+
+/*
 ** Check that D's fields agree and read its computation into d->expr,
 ** types checked. Return 0; or, with the message in ERR (and, for an
 ** error in the expression, its place "expr:LINE:COL" in WHERE, the
@@ -85,6 +112,7 @@ desc_finish(struct desc *d, struct strbuf *where, struct strbuf *err)
 		both_given(err, d, "op", "expr");
 		return EXIT_USAGE;
 	}
+	set_dtypes(d);
 	if (d->expr_src) {
 		for (int i = 0; i < d->nops; i++)
 			names[i] = d->operand[i].name;
@@ -101,6 +129,7 @@ desc_finish(struct desc *d, struct strbuf *where, struct strbuf *err)
 		expr_from_op(&d->expr, d->op, d->nops);
 		r = 0;
 	}
+	d->expr.in_dtype = d->stored;
 	if (r == 0)
 		r = expr_check(&d->expr, d->dtype, err);
 	if (r != 0 && d->expr.err_pos >= 0) {

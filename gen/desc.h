@@ -23,7 +23,9 @@ struct desc {
 	int nops;			/* inputs */
 	const struct op *op;		/* --op, add by default */
 	char *expr_src;			/* --expr, or NULL */
-	const struct dtype *dtype;	/* --dtype */
+	const struct dtype *dtype;	/* --dtype, or NumPy's promotion of the operands' */
+	int promoted;			/* dtype promoted from the operands' own dtypes */
+	const struct dtype *stored[BCAST_MAX_OPERANDS];	/* each input's stored dtype */
 	const struct dtype *out_dtype;	/* --out-dtype, or NULL: the root's */
 	int axis_mode;			/* --axis given */
 	int axis;			/* its value, or BCAST_NUMPY_AXIS */

@@ -49,6 +49,7 @@ struct expr {
 	int n;			/* nodes */
 	int root;
 	int err_pos;		/* after an error: its offset in src, or -1 */
+	const struct dtype *const *in_dtype;	/* each operand's stored dtype, or NULL */
 };
 
 

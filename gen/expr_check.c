@@ -79,12 +79,14 @@ literal_fits(struct expr *e, int i, const struct dtype *to, struct strbuf *err)
 		sb_printf(&is, "is %s%llu, which ", n->negative && n->magnitude ? "-" : "",
 		          (unsigned long long)n->magnitude);
 	if (to->is_float) {
-		/* an integer rounds once: to float directly, not through double */
-		if (!n->is_float && to->bits == 32)
+		/* an integer rounds to float directly, not through double (and
+		 * to f16 from there, as NumPy converts integers) */
+		if (!n->is_float && to->bits <= 32)
 			n->value = (double)(n->negative ? -(float)n->magnitude : (float)n->magnitude);
 		else if (!n->is_float)
 			n->value = n->negative ? -(double)n->magnitude : (double)n->magnitude;
-		if (to->bits == 32 && isinf((float)n->value))
+		n->value = dtype_round(to, n->value);
+		if (isinf(n->value))
 			r = expr_error(e, i, err, "%sdoes not fit %s", is.s ? is.s : "",
 			               to->name);
 	} else {
@@ -176,6 +178,19 @@ unify(struct expr *e, int i, int first, const struct dtype **u, struct strbuf *e
 	return 0;
 }
 
+/*
+** Let argument K of node I, tested for its truth, be an operand as it is
+** stored: a float 0.5 is true whatever the kernel's dtype, as in NumPy.
+*/
+static void
+test_as_stored(struct expr *e, int i, int k)
+{
+	struct expr_node *a = &e->node[e->node[i].arg[k]];
+
+	if (a->kind == EXPR_OPERAND && e->in_dtype)
+		a->type = a->calc = e->in_dtype[a->operand];
+}
+
 /* Check node I and what it applies to in a kernel of dtype T. */
 static int
 check(struct expr *e, int i, const struct dtype *t, struct strbuf *err)
@@ -199,19 +214,23 @@ check(struct expr *e, int i, const struct dtype *t, struct strbuf *err)
 	case EXPR_OP:
 		break;
 	}
-	if (n->op->kind == OP_BOOL && n->op->tests_truth) {
-		for (int k = 0; k < n->nargs; k++)
+	if (n->op->kind == OP_LOGICAL) {
+		for (int k = 0; k < n->nargs; k++) {
+			test_as_stored(e, i, k);
 			if (settle(e, n->arg[k], t, err) != 0)
 				return -1;
+		}
 		n->type = n->calc = u8;
 		n->is_bool = 1;
 		return 0;
 	}
+	if (n->op->kind == OP_SELECT)
+		test_as_stored(e, i, 0);
 	if (n->op->kind == OP_SELECT && settle(e, n->arg[0], t, err) != 0)
 		return -1;
 	if (unify(e, i, n->op->kind == OP_SELECT, &u, err) != 0)
 		return -1;
-	if (n->op->kind == OP_BOOL) {
+	if (n->op->kind == OP_COMPARE) {
 		if (!u) {
 			for (int k = 0; k < n->nargs; k++)
 				if (settle(e, n->arg[k], t, err) != 0)

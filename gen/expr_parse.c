@@ -60,25 +60,6 @@ static const struct unop {
 	{"-", "negative"}, {"!", "logical_not"}, {"~", "invert"}, {NULL, NULL}
 };
 
-/* The functions an expression may call, besides the casts. */
-static const struct func {
-	const char *name;
-	const char *op;
-	int min_args, max_args;
-} funcs[] = {
-	{"min", "minimum", 2, BC_MAX_ARGS},
-	{"max", "maximum", 2, BC_MAX_ARGS},
-	{"abs", "absolute", 1, 1},
-	{"sqrt", "sqrt", 1, 1},
-	{"exp", "exp", 1, 1},
-	{"log", "log", 1, 1},
-	{"pow", "power", 2, 2},
-	{"floor", "floor", 1, 1},
-	{"ceil", "ceil", 1, 1},
-	{"fmod", "fmod", 2, 2},
-	{"where", "where", 3, 3},
-	{NULL, NULL, 0, 0}
-};
 
 #define NUMBER_CHARS 80		/* a number is shorter than this */
 #define NAME_CHARS 64		/* a name is shorter than this */
@@ -353,18 +334,18 @@ static int
 call(struct parser *p, const char *name, int start)
 {
 	const struct dtype *cast = dtype_find(name);
-	const struct func *f = funcs;
-	int args[BC_MAX_ARGS], nargs, i;
+	const struct op *f = op_func(name);
+	int args[BC_MAX_ARGS], nargs, i, lo, hi;
 
-	while (f->name && strcmp(f->name, name) != 0)
-		f++;
-	if (!f->name && !cast) {
-		fail(p, start, "unknown function '%s' (there are", name);
-		for (f = funcs; f->name; f++)
-			sb_printf(p->err, " %s", f->name);
+	if (!f && !cast) {
+		fail(p, start, "unknown function '%s' (there are ", name);
+		op_list(p->err, 1);
 		sb_add(p->err, ", and the casts f32(a) i16(a) ...)");
 		return -1;
 	}
+	/* an op of any number of operands: two or more, as min(a, b, c) */
+	lo = f && f->max_args == 0 ? 2 : f ? f->min_args : 1;
+	hi = f && f->max_args == 0 ? BC_MAX_ARGS : f ? f->max_args : 1;
 	if (enter(p, p->tok.pos) != 0)
 		return -1;
 	next(p);
@@ -373,12 +354,11 @@ call(struct parser *p, const char *name, int start)
 	leave(p);
 	if (cast && nargs != 1)
 		return fail(p, start, "the cast %s(...) takes one argument", name);
-	if (f->name && (nargs < f->min_args || nargs > f->max_args)) {
-		if (f->min_args == f->max_args)
-			return fail(p, start, "%s takes %d argument%s, got %d", name,
-			            f->min_args, f->min_args == 1 ? "" : "s", nargs);
-		return fail(p, start, "%s takes at least %d arguments, got %d",
-		            name, f->min_args, nargs);
+	if (f && (nargs < lo || nargs > hi)) {
+		if (lo == hi)
+			return fail(p, start, "%s takes %d argument%s, got %d", name, lo,
+			            lo == 1 ? "" : "s", nargs);
+		return fail(p, start, "%s takes at least %d arguments, got %d", name, lo, nargs);
 	}
 	if (cast) {
 		if ((i = new_node(p, EXPR_CAST, start)) < 0)
@@ -388,7 +368,7 @@ call(struct parser *p, const char *name, int start)
 		p->e->node[i].arg[0] = args[0];
 		return i;
 	}
-	return new_op(p, f->op, args, nargs, start, start);
+	return new_op(p, f->name, args, nargs, start, start);
 }
 
 /* Read a number, an operand, a call or a parenthesized expression. */

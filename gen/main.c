@@ -27,6 +27,7 @@ struct run {
 	struct strbuf *c, *h;		/* each kernel's function and header part */
 	int libm;			/* some kernel needs bc_math.h */
 	int contract;			/* some kernel's float multiply may meet an add */
+	int f16;			/* some kernel's signature has bc_f16 */
 	struct names names;		/* every name the file holds */
 	struct strbuf ctext, htext;	/* the files */
 	struct strbuf hpath;		/* FILE.h of -o FILE.c */
@@ -112,8 +113,7 @@ describe(const struct run *r, struct desc *d, struct kernel *k, struct strbuf *e
 	k->inplace = d->inplace;
 	k->out_dtype = d->out_dtype ? d->out_dtype : d->expr.node[d->expr.root].type;
 	for (int i = 0; i < d->nops; i++)
-		k->in_dtype[i] = d->operand[i].dtype[0] ? dtype_find(d->operand[i].dtype)
-		                                        : d->dtype;
+		k->in_dtype[i] = d->stored[i];
 	desc_command(&command, d, k->name);
 	k->command = command.s;
 	desc_formula(&formula, d);
@@ -169,6 +169,9 @@ render_kernel(struct run *r, const struct kernel *k, int i, struct strbuf *c, st
 	sb_free(&what);
 	r->libm |= k->plan.libm;
 	r->contract |= k->plan.contract;
+	r->f16 |= k->out_dtype->compute != NULL;
+	for (int j = 0; j < k->nin; j++)
+		r->f16 |= k->in_dtype[j]->compute != NULL;
 }
 
 /* Free what the phases put in K. */
@@ -236,27 +239,20 @@ set_parts(lua_State *L, const char *key, const struct strbuf *parts, int n)
 static void
 render_files(struct run *r)
 {
-	struct strbuf guard = {0};
 	const char *output = r->cli.output, *base = cli_base_name(output);
 
 	sb_printf(&r->hpath, "%.*s.h", (int)strlen(output) - 2, output);
-	if (base[0] >= '0' && base[0] <= '9')
-		sb_add(&guard, "H_");
-	for (const char *p = base; p[2]; p++)
-		sb_printf(&guard, "%c", (*p >= 'a' && *p <= 'z') ? *p - 'a' + 'A'
-		          : ((*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9')) ? *p : '_');
-	sb_add(&guard, "_H");
 	lua_createtable(r->L, 0, 6);
 	lua_pushstring(r->L, base);
 	lua_setfield(r->L, -2, "file");
 	lua_pushstring(r->L, cli_base_name(r->hpath.s));
 	lua_setfield(r->L, -2, "header");
-	lua_pushstring(r->L, guard.s);
-	lua_setfield(r->L, -2, "guard");
 	lua_pushboolean(r->L, r->libm);
 	lua_setfield(r->L, -2, "libm");
 	lua_pushboolean(r->L, r->contract);
 	lua_setfield(r->L, -2, "contract");
+	lua_pushboolean(r->L, r->f16);
+	lua_setfield(r->L, -2, "f16");
 	lua_newtable(r->L);
 	lua_setfield(r->L, -2, "declared");
 	if (r->cli.spec) {
@@ -273,7 +269,6 @@ render_files(struct run *r)
 		exit(EXIT_INPUT);
 	model_read_declared(r->L, -1, &r->names, -1);
 	lua_pop(r->L, 1);
-	sb_free(&guard);
 }
 
 /* Check every name the file holds against the others; die on a clash. */

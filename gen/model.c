@@ -29,16 +29,23 @@ set_bool(lua_State *L, const char *key, int v)
 	lua_setfield(L, -2, key);
 }
 
-/* Set field KEY to the sequence of sizes DIM[0..N). */
+/* Set field KEY to the sequence of integers V[0..N). */
 static void
-set_dims(lua_State *L, const char *key, const uint64_t *dim, int n)
+set_ints(lua_State *L, const char *key, const int64_t *v, int n)
 {
 	lua_createtable(L, n, 0);
 	for (int i = 0; i < n; i++) {
-		lua_pushinteger(L, (lua_Integer)dim[i]);
+		lua_pushinteger(L, (lua_Integer)v[i]);
 		lua_rawseti(L, -2, i + 1);
 	}
 	lua_setfield(L, -2, key);
+}
+
+/* Set field KEY to the sequence of sizes DIM[0..N), each at most SHAPE_MAX_COUNT. */
+static void
+set_dims(lua_State *L, const char *key, const uint64_t *dim, int n)
+{
+	set_ints(L, key, (const int64_t *)dim, n);	/* may alias: C99 6.5p7 */
 }
 
 /* Push the table for operand I of B. */
@@ -144,18 +151,6 @@ model_push_bcast(lua_State *L, const struct bcast *b, int inplace)
 	}
 }
 
-/* Set field KEY to the sequence of integers V[0..N). */
-static void
-set_ints(lua_State *L, const char *key, const int64_t *v, int n)
-{
-	lua_createtable(L, n, 0);
-	for (int i = 0; i < n; i++) {
-		lua_pushinteger(L, (lua_Integer)v[i]);
-		lua_rawseti(L, -2, i + 1);
-	}
-	lua_setfield(L, -2, key);
-}
-
 /* Set the loops of plan P: each {extent, counter, strides, moves}, inputs then output. */
 static void
 set_loops(lua_State *L, const struct plan *p)
@@ -182,7 +177,7 @@ set_loops(lua_State *L, const struct plan *p)
 	lua_setfield(L, -2, "loops");
 }
 
-/* Set the reads of plan P: per input {level (0-based), into_local, via_output, uses}. */
+/* Set the reads of plan P: per input {level (0-based), into_local, via_output, widen, uses}. */
 static void
 set_reads(lua_State *L, const struct plan *p)
 {
@@ -194,6 +189,7 @@ set_reads(lua_State *L, const struct plan *p)
 		set_int(L, "level", r->level);
 		set_bool(L, "into_local", r->into_local);
 		set_bool(L, "via_output", r->via_output);
+		set_bool(L, "widen", r->widen);
 		set_int(L, "uses", r->uses);
 		lua_rawseti(L, -2, i + 1);
 	}
@@ -211,7 +207,8 @@ set_values(lua_State *L, const struct kernel *k)
 	static const char *const kinds[] = {"read", "literal", "op", "convert"};
 	static const char *const forms[] = {"infix", "prefix", "helper", "compare", "logical",
 	                                    "not", "select", "pass"};
-	static const char *const converts[] = {"none", "cast", "wrap", "saturate"};
+	static const char *const converts[] = {"none", "cast", "wrap", "saturate", "round_f16",
+	                                       "round_f16_f64"};
 	const struct plan *p = &k->plan;
 
 	lua_createtable(L, p->nvalues, 0);
@@ -275,6 +272,7 @@ set_values(lua_State *L, const struct kernel *k)
 void
 model_push_kernel(lua_State *L, const struct kernel *k)
 {
+	static const char *const stores[] = {"as_is", "f16", "f16_f64"};
 	const struct plan *p = &k->plan;
 	const struct bcast *b = &k->b;
 	int64_t out_strides[SHAPE_MAX_RANK], acc = 1;
@@ -298,6 +296,7 @@ model_push_kernel(lua_State *L, const struct kernel *k)
 	set_str(L, "command", k->command);
 	set_str(L, "formula", k->formula);
 	set_str(L, "dtype", k->dtype->name);
+	set_bool(L, "promoted", k->desc->promoted);
 	set_str(L, "out_dtype", k->out_dtype->name);
 	for (int d = b->rank - 1; d >= 0; d--) {
 		out_strides[d] = acc;
@@ -311,10 +310,14 @@ model_push_kernel(lua_State *L, const struct kernel *k)
 		set_bool(L, "is_float", t->is_float);
 		set_bool(L, "is_signed", t->is_signed);
 		set_int(L, "bits", t->bits);
+		if (t->compute)
+			set_str(L, "compute", t->compute);
 		lua_setfield(L, -2, t->name);
 	}
 	lua_setfield(L, -2, "dtypes");
 	set_str(L, "strategy", plan_strategy_name(p->strategy));
+	set_str(L, "store", stores[p->store]);
+	set_bool(L, "reordered", p->reordered);
 	set_loops(L, p);
 	set_reads(L, p);
 	set_values(L, k);

@@ -1,6 +1,7 @@
 /*
-** ops.c: the element types and operations bcastgen knows, and the C
-** expression that computes one element.
+** ops.c: the element types and operations bcastgen knows, one row each.
+** Everything else reads them from here: the command line and its help,
+** the expression parser's functions, the type checker, the plan.
 **
 ** An operation on values of the kernel's dtype T is done in T with no
 ** undefined behaviour (runtime/bc.h, bc_math.h); expr.c puts them
@@ -8,63 +9,78 @@
 ** wraps, to and between floats rounds to nearest, float to integer
 ** truncates and saturates, NaN giving 0 (bc_f2T).
 */
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "ops.h"
 
 static const struct dtype dtypes[] = {
-	{"f32", 1, 1, 32},
-	{"f64", 1, 1, 64},
-	{"i8", 0, 1, 8},
-	{"i16", 0, 1, 16},
-	{"i32", 0, 1, 32},
-	{"i64", 0, 1, 64},
-	{"u8", 0, 0, 8},
-	{"u16", 0, 0, 16},
-	{"u32", 0, 0, 32},
-	{"u64", 0, 0, 64},
-	{NULL, 0, 0, 0}
+	{"f16", 1, 1, 16, "f32"},
+	{"f32", 1, 1, 32, NULL},
+	{"f64", 1, 1, 64, NULL},
+	{"i8", 0, 1, 8, NULL},
+	{"i16", 0, 1, 16, NULL},
+	{"i32", 0, 1, 32, NULL},
+	{"i64", 0, 1, 64, NULL},
+	{"u8", 0, 0, 8, NULL},
+	{"u16", 0, 0, 16, NULL},
+	{"u32", 0, 0, 32, NULL},
+	{"u64", 0, 0, 64, NULL},
+	{NULL, 0, 0, 0, NULL}
 };
 
+#define ANY OP_ANY_TYPE
+#define INT OP_INT_TYPES
+#define FLT OP_FLOAT_TYPES
+#define MUL FMA_MULTIPLY
+#define ADD FMA_ADD
+
 static const struct op ops[] = {
-	/* name             alias       args   kind     types          infix float helper  libm symbol */
-	{"add",            "add",      1, 0, OP_ARITH, OP_ANY_TYPE, NULL, "+", "add", 0, "+", 0, FMA_ADD},
-	{"subtract",       "sub",      2, 2, OP_ARITH, OP_ANY_TYPE, NULL, "-", "sub", 0, "-", 0, FMA_ADD},
-	{"multiply",       "mul",      1, 0, OP_ARITH, OP_ANY_TYPE, NULL, "*", "mul", 0, "*", 0, FMA_MULTIPLY},
-	{"divide",         "div",      2, 2, OP_ARITH, OP_ANY_TYPE, NULL, "/", "div", 0, "/", 0, 0},
-	{"floor_divide",   "floordiv", 2, 2, OP_ARITH, OP_ANY_TYPE, NULL, NULL, "floordiv", 1, "//", 0, 0},
-	{"remainder",      "mod",      2, 2, OP_ARITH, OP_ANY_TYPE, NULL, NULL, "mod", 1, "%", 0, 0},
-	{"fmod",           "fmod",     2, 2, OP_ARITH, OP_ANY_TYPE, NULL, NULL, "fmod", 1, "fmod", 0, 0},
-	{"power",          "pow",      2, 2, OP_ARITH, OP_ANY_TYPE, NULL, NULL, "pow", 1, "**", 0, 0},
-	{"maximum",        "max",      1, 0, OP_ARITH, OP_ANY_TYPE, NULL, NULL, "max", 0, "maximum", 0, 0},
-	{"minimum",        "min",      1, 0, OP_ARITH, OP_ANY_TYPE, NULL, NULL, "min", 0, "minimum", 0, 0},
-	{"negative",       "neg",      1, 1, OP_ARITH, OP_ANY_TYPE, NULL, "-", "neg", 0, "-", 0, 0},
-	{"absolute",       "abs",      1, 1, OP_ARITH, OP_ANY_TYPE, NULL, NULL, "abs", 1, "absolute", 0, 0},
-	{"sqrt",           "sqrt",     1, 1, OP_ARITH, OP_FLOAT_TYPES, NULL, NULL, "sqrt", 1, "sqrt", 0, 0},
-	{"exp",            "exp",      1, 1, OP_ARITH, OP_FLOAT_TYPES, NULL, NULL, "exp", 1, "exp", 0, 0},
-	{"log",            "log",      1, 1, OP_ARITH, OP_FLOAT_TYPES, NULL, NULL, "log", 1, "log", 0, 0},
-	{"floor",          "floor",    1, 1, OP_ARITH, OP_FLOAT_TYPES, NULL, NULL, "floor", 1, "floor", 0, 0},
-	{"ceil",           "ceil",     1, 1, OP_ARITH, OP_FLOAT_TYPES, NULL, NULL, "ceil", 1, "ceil", 0, 0},
-	{"equal",          "eq",       2, 2, OP_BOOL, OP_ANY_TYPE, "==", NULL, "eq", 0, "==", 0, 0},
-	{"not_equal",      "ne",       2, 2, OP_BOOL, OP_ANY_TYPE, "!=", NULL, "ne", 0, "!=", 0, 0},
-	{"less",           "lt",       2, 2, OP_BOOL, OP_ANY_TYPE, "<", NULL, "lt", 0, "<", 0, 0},
-	{"less_equal",     "le",       2, 2, OP_BOOL, OP_ANY_TYPE, "<=", NULL, "le", 0, "<=", 0, 0},
-	{"greater",        "gt",       2, 2, OP_BOOL, OP_ANY_TYPE, ">", NULL, "gt", 0, ">", 0, 0},
-	{"greater_equal",  "ge",       2, 2, OP_BOOL, OP_ANY_TYPE, ">=", NULL, "ge", 0, ">=", 0, 0},
-	{"logical_and",    "and",      2, 2, OP_BOOL, OP_ANY_TYPE, "&&", NULL, NULL, 0, "and", 1, 0},
-	{"logical_or",     "or",       2, 2, OP_BOOL, OP_ANY_TYPE, "||", NULL, NULL, 0, "or", 1, 0},
-	{"logical_xor",    "xor",      2, 2, OP_BOOL, OP_ANY_TYPE, "!=", NULL, NULL, 0, "xor", 1, 0},
-	{"logical_not",    "not",      1, 1, OP_BOOL, OP_ANY_TYPE, NULL, NULL, NULL, 0, "not", 1, 0},
-	{"bitwise_and",    "bitwise_and", 2, 2, OP_ARITH, OP_INT_TYPES, NULL, NULL, "and", 0, "&", 0, 0},
-	{"bitwise_or",     "bitwise_or",  2, 2, OP_ARITH, OP_INT_TYPES, NULL, NULL, "or", 0, "|", 0, 0},
-	{"bitwise_xor",    "bitwise_xor", 2, 2, OP_ARITH, OP_INT_TYPES, NULL, NULL, "xor", 0, "^", 0, 0},
-	{"invert",         "invert",   1, 1, OP_ARITH, OP_INT_TYPES, NULL, NULL, "not", 0, "~", 0, 0},
-	{"left_shift",     "shl",      2, 2, OP_ARITH, OP_INT_TYPES, NULL, NULL, "shl", 0, "<<", 0, 0},
-	{"right_shift",    "shr",      2, 2, OP_ARITH, OP_INT_TYPES, NULL, NULL, "shr", 0, ">>", 0, 0},
-	{"where",          "where",    3, 3, OP_SELECT, OP_ANY_TYPE, NULL, NULL, NULL, 0, "where", 0, 0},
-	{"copy",           "copy",     1, 1, OP_COPY, OP_ANY_TYPE, NULL, NULL, NULL, 0, "copy", 0, 0},
-	{NULL, NULL, 0, 0, OP_ARITH, OP_ANY_TYPE, NULL, NULL, NULL, 0, NULL, 0, 0}
+	/* name            alias          func     args  kind        types helper   infix libm fma f16 symbol */
+	{"add",           "add",         NULL,    1, 0, OP_ARITH,   ANY, "add",      1, 0, ADD, 0, "+"},
+	{"subtract",      "sub",         NULL,    2, 2, OP_ARITH,   ANY, "sub",      1, 0, ADD, 0, "-"},
+	{"multiply",      "mul",         NULL,    1, 0, OP_ARITH,   ANY, "mul",      1, 0, MUL, 0, "*"},
+	{"divide",        "div",         NULL,    2, 2, OP_ARITH,   ANY, "div",      1, 0, 0, 0, "/"},
+	{"floor_divide",  "floordiv",    NULL,    2, 2, OP_ARITH,   ANY, "floordiv", 0, 1, 0, 0, "//"},
+	{"remainder",     "mod",         NULL,    2, 2, OP_ARITH,   ANY, "mod",      0, 1, 0, 0, "%"},
+	{"fmod",          "fmod",        "fmod",  2, 2, OP_ARITH,   ANY, "fmod",     0, 1, 0, 0, "fmod"},
+	{"power",         "pow",         "pow",   2, 2, OP_ARITH,   ANY, "pow",      0, 1, 0, 0, "**"},
+	{"maximum",       "max",         "max",   1, 0, OP_ARITH,   ANY, "max",      0, 0, 0, 1, "maximum"},
+	{"minimum",       "min",         "min",   1, 0, OP_ARITH,   ANY, "min",      0, 0, 0, 1, "minimum"},
+	{"fmax",          "fmax",        "fmax",  2, 2, OP_ARITH,   ANY, "fmax",     0, 0, 0, 1, "fmax"},
+	{"fmin",          "fmin",        "fmin",  2, 2, OP_ARITH,   ANY, "fmin",     0, 0, 0, 1, "fmin"},
+	{"negative",      "neg",         NULL,    1, 1, OP_ARITH,   ANY, "neg",      1, 0, 0, 0, "-"},
+	{"absolute",      "abs",         "abs",   1, 1, OP_ARITH,   ANY, "abs",      0, 1, 0, 0, "absolute"},
+	{"sqrt",          "sqrt",        "sqrt",  1, 1, OP_ARITH,   FLT, "sqrt",     0, 1, 0, 0, "sqrt"},
+	{"exp",           "exp",         "exp",   1, 1, OP_ARITH,   FLT, "exp",      0, 1, 0, 0, "exp"},
+	{"log",           "log",         "log",   1, 1, OP_ARITH,   FLT, "log",      0, 1, 0, 0, "log"},
+	{"floor",         "floor",       "floor", 1, 1, OP_ARITH,   FLT, "floor",    0, 1, 0, 0, "floor"},
+	{"ceil",          "ceil",        "ceil",  1, 1, OP_ARITH,   FLT, "ceil",     0, 1, 0, 0, "ceil"},
+	{"copysign",      "copysign",    "copysign", 2, 2, OP_ARITH, FLT, "copysign", 0, 0, 0, 0, "copysign"},
+	{"hypot",         "hypot",       "hypot", 2, 2, OP_ARITH,   FLT, "hypot",    0, 1, 0, 0, "hypot"},
+	{"arctan2",       "atan2",       "atan2", 2, 2, OP_ARITH,   FLT, "atan2",    0, 1, 0, 0, "arctan2"},
+	{"logaddexp",     "logaddexp",   "logaddexp", 2, 2, OP_ARITH, FLT, "logaddexp", 0, 1, 0, 0, "logaddexp"},
+	{"heaviside",     "heaviside",   "heaviside", 2, 2, OP_ARITH, FLT, "heaviside", 0, 0, 0, 0, "heaviside"},
+	{"equal",         "eq",          NULL,    2, 2, OP_COMPARE, ANY, "eq",       0, 0, 0, 0, "=="},
+	{"not_equal",     "ne",          NULL,    2, 2, OP_COMPARE, ANY, "ne",       0, 0, 0, 0, "!="},
+	{"less",          "lt",          NULL,    2, 2, OP_COMPARE, ANY, "lt",       0, 0, 0, 0, "<"},
+	{"less_equal",    "le",          NULL,    2, 2, OP_COMPARE, ANY, "le",       0, 0, 0, 0, "<="},
+	{"greater",       "gt",          NULL,    2, 2, OP_COMPARE, ANY, "gt",       0, 0, 0, 0, ">"},
+	{"greater_equal", "ge",          NULL,    2, 2, OP_COMPARE, ANY, "ge",       0, 0, 0, 0, ">="},
+	{"logical_and",   "and",         NULL,    2, 2, OP_LOGICAL, ANY, NULL,       0, 0, 0, 0, "and"},
+	{"logical_or",    "or",          NULL,    2, 2, OP_LOGICAL, ANY, NULL,       0, 0, 0, 0, "or"},
+	{"logical_xor",   "xor",         NULL,    2, 2, OP_LOGICAL, ANY, NULL,       0, 0, 0, 0, "xor"},
+	{"logical_not",   "not",         NULL,    1, 1, OP_LOGICAL, ANY, NULL,       0, 0, 0, 0, "not"},
+	{"bitwise_and",   "bitwise_and", NULL,    2, 2, OP_ARITH,   INT, "and",      0, 0, 0, 0, "&"},
+	{"bitwise_or",    "bitwise_or",  NULL,    2, 2, OP_ARITH,   INT, "or",       0, 0, 0, 0, "|"},
+	{"bitwise_xor",   "bitwise_xor", NULL,    2, 2, OP_ARITH,   INT, "xor",      0, 0, 0, 0, "^"},
+	{"invert",        "invert",      NULL,    1, 1, OP_ARITH,   INT, "not",      0, 0, 0, 0, "~"},
+	{"left_shift",    "shl",         NULL,    2, 2, OP_ARITH,   INT, "shl",      0, 0, 0, 0, "<<"},
+	{"right_shift",   "shr",         NULL,    2, 2, OP_ARITH,   INT, "shr",      0, 0, 0, 0, ">>"},
+	{"where",         "where",       "where", 3, 3, OP_SELECT,  ANY, NULL,       0, 0, 0, 0, "where"},
+	{"copy",          "copy",        NULL,    1, 1, OP_COPY,    ANY, NULL,       0, 0, 0, 0, "copy"},
+	{NULL, NULL, NULL, 0, 0, OP_ARITH, ANY, NULL, 0, 0, 0, 0, NULL}
 };
 
 const struct dtype *
@@ -74,6 +90,78 @@ dtype_find(const char *name)
 		if (strcmp(t->name, name) == 0)
 			return t;
 	return NULL;
+}
+
+/* Return the dtype T is computed in: itself, or f32 for f16. */
+const struct dtype *
+dtype_compute(const struct dtype *t)
+{
+	return t->compute ? dtype_find(t->compute) : t;
+}
+
+/*
+** Return V rounded to the nearest value of float dtype T, ties to even,
+** directly from double as NumPy converts a Python float; beyond T's
+** range, an infinity.
+*/
+double
+dtype_round(const struct dtype *t, double v)
+{
+	int e;
+	double q, r;
+
+	if (t->bits == 64 || v == 0 || isnan(v) || isinf(v))
+		return v;
+	if (t->bits == 32)
+		return (double)(float)v;
+	/* binary16: 11 significant bits; below 2^-14, a quantum of 2^-24 */
+	frexp(v, &e);
+	q = ldexp(1.0, (e < -13 ? -13 : e) - 11);
+	r = nearbyint(v / q) * q;
+	return fabs(r) > 65504.0 ? copysign(INFINITY, v) : r;
+}
+
+/* Return the least float dtype that holds every value of integer dtype T (NumPy's). */
+static const struct dtype *
+float_for(const struct dtype *t)
+{
+	return dtype_find(t->bits <= 8 ? "f16" : t->bits <= 16 ? "f32" : "f64");
+}
+
+/*
+** Return the dtype NumPy's promotion gives for A and B (np.result_type
+** of the two dtypes): the larger of one kind; an integer meeting a float,
+** the float that also holds the integer; signed meeting unsigned, the
+** signed type that holds both (uint64 with a signed type: f64).
+*/
+const struct dtype *
+dtype_promote(const struct dtype *a, const struct dtype *b)
+{
+	const struct dtype *s, *u;
+	char name[8];
+
+	if (a->is_float != b->is_float) {
+		const struct dtype *f = a->is_float ? a : b, *i = a->is_float ? b : a;
+
+		return dtype_promote(f, float_for(i));
+	}
+	if (a->is_float || a->is_signed == b->is_signed)
+		return a->bits >= b->bits ? a : b;
+	s = a->is_signed ? a : b;
+	u = a->is_signed ? b : a;
+	if (s->bits > u->bits)
+		return s;
+	if (u->bits == 64)
+		return dtype_find("f64");
+	snprintf(name, sizeof name, "i%d", 2 * u->bits);
+	return dtype_find(name);
+}
+
+/* Return the dtype an op that takes only floats computes T's values in. */
+const struct dtype *
+dtype_floating(const struct dtype *t)
+{
+	return t->is_float ? t : float_for(t);
 }
 
 /* Return the dtypes, ended by one without a name. */
@@ -101,6 +189,29 @@ op_find(const char *name)
 	return NULL;
 }
 
+/* Find the op that an expression calls FUNC. */
+const struct op *
+op_func(const char *func)
+{
+	for (const struct op *op = ops; op->name; op++)
+		if (op->func && strcmp(op->func, func) == 0)
+			return op;
+	return NULL;
+}
+
+/* Append the ops' short names, or with FUNCS the functions of --expr: "add sub ...". */
+void
+op_list(struct strbuf *sb, int funcs)
+{
+	const char *sep = "";
+
+	for (const struct op *op = ops; op->name; op++)
+		if (!funcs || op->func) {
+			sb_printf(sb, "%s%s", sep, funcs ? op->func : op->alias);
+			sep = " ";
+		}
+}
+
 /*
 ** Check that OP applies to NARGS operands of dtype T. On error append a
 ** message to ERR and return -1.
@@ -114,7 +225,7 @@ op_check(const struct op *op, int nargs, const struct dtype *t, struct strbuf *e
 		return -1;
 	}
 	if (op->types == OP_FLOAT_TYPES && !t->is_float) {
-		sb_printf(err, "op '%s' does not apply to dtype %s: it needs f32 or f64",
+		sb_printf(err, "op '%s' does not apply to dtype %s: it needs f16, f32 or f64",
 		          op->name, t->name);
 		return -1;
 	}
@@ -133,7 +244,7 @@ op_check(const struct op *op, int nargs, const struct dtype *t, struct strbuf *e
 int
 op_needs_libm(const struct op *op, const struct dtype *t)
 {
-	return t->is_float && op->float_libm;
+	return t->is_float && op->libm;
 }
 
 /* Append the formula for comments: "x + y", "maximum(x, y)", "~x". */
@@ -151,7 +262,7 @@ op_formula(struct strbuf *sb, const struct op *op, const char *const *names, int
 		sb_printf(sb, word ? "%s %s" : "%s%s", s, names[0]);
 		return;
 	}
-	if (word && strcmp(s, "and") && strcmp(s, "or") && strcmp(s, "xor")) {
+	if (word && op->kind != OP_LOGICAL) {
 		sb_printf(sb, "%s(", s);
 		for (int k = 0; k < nargs; k++)
 			sb_printf(sb, k ? ", %s" : "%s", names[k]);

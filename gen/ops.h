@@ -1,5 +1,5 @@
 /*
-** ops.h: element types and operations, and the C expressions for them.
+** ops.h: element types and operations, as table rows.
 */
 #ifndef OPS_H
 #define OPS_H
@@ -8,18 +8,25 @@
 
 #define BC_MAX_ARGS 32	/* operands of one op: BCAST_MAX_OPERANDS */
 
+/*
+** An element type. A dtype that C cannot compute in (f16) names the
+** dtype it is computed in, and every result is rounded back to it.
+*/
 struct dtype {
 	const char *name;	/* "i16" */
 	int is_float;
 	int is_signed;		/* floats count as signed */
 	int bits;
+	const char *compute;	/* computed in this dtype, or NULL: itself */
 };
 
+/* What an op gives, which says the dtype of its result. */
 enum op_kind {
-	OP_ARITH,		/* result in the kernel's dtype */
-	OP_BOOL,		/* comparisons and logical ops: 0 or 1, stored as u8 */
-	OP_SELECT,		/* where(c, a, b): a where c is not 0, else b */
-	OP_COPY			/* broadcast_to --out-shape */
+	OP_ARITH,		/* a number, in the dtype of its arguments */
+	OP_COMPARE,		/* a comparison's 0 or 1, as u8 */
+	OP_LOGICAL,		/* 0 or 1 from the truth of its arguments (not 0), as u8 */
+	OP_SELECT,		/* where(c, a, b): a where c is true, else b */
+	OP_COPY			/* its operand, broadcast to --out-shape */
 };
 
 /* The parts of a fused multiply-add that a float op can be. */
@@ -31,28 +38,35 @@ enum {
 enum op_types {
 	OP_ANY_TYPE,
 	OP_INT_TYPES,		/* bitwise ops and shifts */
-	OP_FLOAT_TYPES		/* sqrt, exp, log, floor, ceil */
+	OP_FLOAT_TYPES		/* sqrt, exp, hypot, ... */
 };
 
+/* An operation: everything bcastgen knows of it is in its row of ops.c. */
 struct op {
 	const char *name;	/* NumPy's ufunc name: "floor_divide" */
-	const char *alias;	/* short name: "floordiv" */
-	int min_args, max_args;	/* operands it takes; max_args 0 = any number */
+	const char *alias;	/* its short name for --op: "floordiv" */
+	const char *func;	/* what --expr calls it ("max"), or NULL: an operator */
+	int min_args, max_args;	/* operands it takes; max_args 0: any number, folded */
 	enum op_kind kind;
 	enum op_types types;	/* the dtypes it applies to */
-	const char *infix;	/* comparisons and logical ops: the C operator */
-	const char *float_infix;	/* C operator exact for floats only: "+" */
-	const char *helper;	/* bc_HELPER_T otherwise (and comparisons of integers) */
-	int float_libm;		/* the float helper is in bc_math.h */
-	const char *symbol;	/* for comments: "x + y", as NumPy writes it */
-	int tests_truth;	/* logical ops: their arguments count as true if not 0 */
+	const char *helper;	/* the runtime's bc_HELPER_T computes it */
+	int exact_infix;	/* floats: C's operator gives NumPy's result instead */
+	int libm;		/* floats: the helper is in bc_math.h */
 	int fma_part;		/* FMA_MULTIPLY or FMA_ADD: a * b + c may fuse */
+	int f16_exact;		/* bc_HELPER_f16 gives NumPy's f16 result from f16 values */
+	const char *symbol;	/* in formulas: "x + y", as NumPy writes it */
 };
 
 const struct dtype *dtype_find(const char *name);
 void dtype_list(struct strbuf *sb);
 const struct dtype *dtype_table(void);
+const struct dtype *dtype_compute(const struct dtype *t);
+double dtype_round(const struct dtype *t, double v);
+const struct dtype *dtype_promote(const struct dtype *a, const struct dtype *b);
+const struct dtype *dtype_floating(const struct dtype *t);
 const struct op *op_find(const char *name);
+const struct op *op_func(const char *func);
+void op_list(struct strbuf *sb, int funcs);
 int op_check(const struct op *op, int nargs, const struct dtype *t,
              struct strbuf *err);
 void op_formula(struct strbuf *sb, const struct op *op, const char *const *names,

@@ -115,10 +115,18 @@ add_value(struct plan *p, const struct plan_value *v)
 	return p->nvalues++;
 }
 
-/* Return how a value of dtype FROM becomes one of dtype TO, with no undefined behaviour. */
+/*
+** Return how a value of dtype FROM becomes one of dtype TO, with no
+** undefined behaviour. An f16 value is held in a float, exactly.
+*/
 static enum value_convert
 convert_kind(const struct dtype *from, const struct dtype *to)
 {
+	if (to->compute && from->bits == 64 && from->is_float)
+		return CONVERT_ROUND_F16_F64;	/* directly: rounding twice differs */
+	if (to->compute)
+		return CONVERT_ROUND_F16;
+	from = dtype_compute(from);
 	if (from == to)
 		return CONVERT_NONE;
 	if (from->is_float && !to->is_float)
@@ -128,7 +136,10 @@ convert_kind(const struct dtype *from, const struct dtype *to)
 	return CONVERT_WRAP;
 }
 
-/* Return the value of A converted from dtype FROM to TO (A itself if they agree). */
+/*
+** Return the value of A converted from dtype FROM to TO (A itself if
+** nothing changes). An integer becomes f16 through f32, as in NumPy.
+*/
 static int
 convert(struct plan *p, int a, const struct dtype *from, const struct dtype *to)
 {
@@ -136,12 +147,18 @@ convert(struct plan *p, int a, const struct dtype *from, const struct dtype *to)
 
 	if (from == to)
 		return a;
+	if (to->compute && !from->is_float) {
+		a = convert(p, a, from, dtype_compute(to));
+		from = dtype_compute(to);
+	}
 	v.kind = VALUE_CONVERT;
 	v.type = to;
 	v.convert = convert_kind(from, to);
 	v.nargs = 1;
 	v.arg[0] = a;
 	v.temp = v.source = -1;
+	if (v.convert == CONVERT_NONE)
+		return a;
 	return add_value(p, &v);
 }
 
@@ -151,12 +168,12 @@ set_literal(struct plan_value *v, const struct expr_node *n, const struct dtype 
 {
 	v->negative = n->negative;
 	if (t->is_float) {
-		double x = fabs(t->bits == 32 ? (double)(float)n->value : n->value);
+		double x = fabs(dtype_round(t, n->value));
 
 		/* the shortest text that reads back as the same value */
 		for (int digits = 1; digits <= 17; digits++) {
 			snprintf(v->digits, sizeof v->digits, "%.*g", digits, x);
-			if (t->bits == 32 ? (double)strtof(v->digits, NULL) == x
+			if (t->bits <= 32 ? (double)strtof(v->digits, NULL) == x
 			                  : strtod(v->digits, NULL) == x)
 				break;
 		}
@@ -177,11 +194,11 @@ op_form(const struct expr_node *n)
 		return FORM_PASS;
 	if (op->kind == OP_SELECT)
 		return FORM_SELECT;
-	if (op->kind == OP_BOOL && op->tests_truth)
+	if (op->kind == OP_LOGICAL)
 		return n->nargs == 1 ? FORM_NOT : FORM_LOGICAL;
-	if (op->kind == OP_BOOL)
+	if (op->kind == OP_COMPARE)
 		return t->is_float ? FORM_COMPARE : FORM_HELPER;
-	if (t->is_float && op->float_infix)
+	if (t->is_float && op->exact_infix)
 		return n->nargs == 1 ? FORM_PREFIX : FORM_INFIX;
 	return FORM_HELPER;
 }
@@ -210,7 +227,8 @@ add_node(struct plan *p, const struct plan_request *rq, int i)
 		v.type = rq->in_dtype[n->operand];
 		v.source = -1;
 		p->read[n->operand].uses++;
-		r = convert(p, add_value(p, &v), rq->in_dtype[n->operand], rq->dtype);
+		p->read[n->operand].widen = v.type->compute != NULL;
+		r = convert(p, add_value(p, &v), rq->in_dtype[n->operand], n->type);
 		p->value[r].source = i;
 		return r;
 	case EXPR_LITERAL:
@@ -229,15 +247,30 @@ add_node(struct plan *p, const struct plan_request *rq, int i)
 		v.op = n->op;
 		v.calc = n->calc;
 		v.hoistable = 1;
+		/* f16 computes in f32, its result rounded back, but where the
+		 * runtime has an exact helper for f16 values */
+		if (n->calc->compute && !(n->op->f16_exact && n->op->helper))
+			v.calc = dtype_compute(n->calc);
+		if (n->calc->compute && n->op->kind == OP_ARITH && v.calc != n->calc)
+			v.type = v.calc;
 		v.form = op_form(n);
 		v.nargs = n->nargs;
 		for (int k = 0; k < n->nargs; k++) {
 			const struct expr_node *a = &rq->expr->node[n->arg[k]];
-			int truth = n->op->tests_truth || (n->op->kind == OP_SELECT && k == 0);
+			int truth = n->op->kind == OP_LOGICAL || (n->op->kind == OP_SELECT && k == 0);
 
 			v.arg[k] = add_node(p, rq, n->arg[k]);
 			if (!truth)
 				v.arg[k] = convert(p, v.arg[k], a->type, n->calc);
+		}
+		if (v.type != n->type) {	/* rounded back: the rounding is the node */
+			v.hoistable = 0;
+			v.source = -1;
+			r = add_value(p, &v);
+			r = convert(p, r, v.type, n->type);
+			p->value[r].hoistable = 1;
+			p->value[r].source = i;
+			return r;
 		}
 		break;
 	}
@@ -330,6 +363,24 @@ derive(struct plan *p)
 }
 
 /*
+** Set how P stores its value ROOT, the last, in an f16 output: rounded to
+** f16's bits as it is stored, so a rounding just before is not needed.
+*/
+static void
+set_store(struct plan *p, int root)
+{
+	const struct plan_value *v = &p->value[root];
+
+	p->store = STORE_F16;
+	if (v->kind == VALUE_CONVERT && (v->convert == CONVERT_ROUND_F16
+	                                 || v->convert == CONVERT_ROUND_F16_F64)) {
+		if (v->convert == CONVERT_ROUND_F16_F64)
+			p->store = STORE_F16_F64;
+		p->nvalues--;	/* the root is now its argument */
+	}
+}
+
+/*
 ** Choose P's strategy for RQ: unroll up to the limit (and, for an
 ** expression of NODES nodes, up to PLAN_UNROLL_NODES nodes in all), else
 ** loops. Return 0, or -1 with an error in ERR when an unroll was asked
@@ -377,8 +428,10 @@ permute(struct plan *p, const int *order)
 	struct plan_loop old[SHAPE_MAX_RANK];
 
 	memcpy(old, p->loop, (size_t)p->nloops * sizeof old[0]);
-	for (int l = 0; l < p->nloops; l++)
+	for (int l = 0; l < p->nloops; l++) {
 		p->loop[l] = old[order[l]];
+		p->reordered |= order[l] != l;
+	}
 }
 
 /*
@@ -440,7 +493,9 @@ plan_build(struct plan *p, const struct bcast *b, const struct plan_request *rq,
 	    || (rq->loop_order && order_loops(p, rq->loop_order, rq->nloop_order, err) != 0))
 		return -1;
 	root = add_node(p, rq, e->root);
-	convert(p, root, e->node[e->root].type, rq->out_dtype);
+	root = convert(p, root, e->node[e->root].type, rq->out_dtype);
+	if (rq->out_dtype->compute)
+		set_store(p, root);
 	for (int i = 0, fp = 0; i < p->nvalues; i++) {
 		const struct plan_value *v = &p->value[i];
 

@@ -46,6 +46,7 @@ struct plan_read {
 	int level;		/* before loop LEVEL; nloops: in the innermost body */
 	int into_local;		/* into a local once there; else at each use */
 	int via_output;		/* in place: read through the output's pointer */
+	int widen;		/* f16: its stored bits become a float value when read */
 	int uses;		/* how many times the value uses it */
 };
 
@@ -73,7 +74,16 @@ enum value_convert {
 	CONVERT_NONE,		/* the same dtype: the value itself */
 	CONVERT_CAST,		/* a C cast: exact, rounding, or wrapping to unsigned */
 	CONVERT_WRAP,		/* to a narrower signed type, modulo 2^bits: bc_wrap_T */
-	CONVERT_SATURATE	/* float to integer: truncate, saturate, NaN to 0: bc_f2T */
+	CONVERT_SATURATE,	/* float to integer: truncate, saturate, NaN to 0: bc_f2T */
+	CONVERT_ROUND_F16,	/* a float to the nearest f16 value, held in a float */
+	CONVERT_ROUND_F16_F64	/* a double to the nearest f16 value, directly */
+};
+
+/* How the value is stored. */
+enum plan_store {
+	STORE_AS_IS,		/* it is of the output's dtype */
+	STORE_F16,		/* an f32 value, rounded to f16's bits */
+	STORE_F16_F64		/* an f64 value, rounded to f16's bits directly */
 };
 
 struct plan_value {
@@ -103,6 +113,7 @@ struct plan {
 	int inplace;			/* the output is input 0 */
 	uint64_t count;			/* result elements */
 	int nloops;			/* loops, outermost first */
+	int reordered;			/* not in the order of the result's dimensions */
 	struct plan_loop loop[SHAPE_MAX_RANK];
 	struct plan_read read[BCAST_MAX_OPERANDS];
 	struct plan_value *value;	/* the stored value's tree; the root is last */
@@ -111,6 +122,7 @@ struct plan {
 	int ntemps;			/* in the order computed */
 	uint64_t *offset;		/* PLAN_UNROLL: [element * (nin + 1) + operand] */
 	int libm;			/* a value needs the runtime's bc_math.h */
+	enum plan_store store;		/* how the value becomes the output's element */
 	int contract;			/* a float multiply may meet an add: keep them apart */
 };
 

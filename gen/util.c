@@ -29,35 +29,13 @@ verror(const char *where, const char *fmt, va_list ap)
 }
 
 void
-error(const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	verror(progname, fmt, ap);
-	va_end(ap);
-}
-
-void
-die(const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	verror(progname, fmt, ap);
-	va_end(ap);
-	exit(EXIT_INPUT);
-}
-
-void
-die_at(const char *where, const char *fmt, ...)
+error_at(const char *where, const char *fmt, ...)
 {
 	va_list ap;
 
 	va_start(ap, fmt);
 	verror(where, fmt, ap);
 	va_end(ap);
-	exit(EXIT_INPUT);
 }
 
 void *

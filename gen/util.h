@@ -6,6 +6,7 @@
 
 #include <stdarg.h>
 #include <stddef.h>
+#include <stdlib.h>
 
 /* Exit statuses, documented in --help. */
 enum {
@@ -16,12 +17,15 @@ enum {
 
 extern const char *progname;
 
-/* Print "bcastgen: error: MSG" (with strerror if MSG ends in ':') and exit 1. */
-void die(const char *fmt, ...);
-/* Print "WHERE: error: MSG" and exit 1: WHERE is a place in the input. */
-void die_at(const char *where, const char *fmt, ...);
-/* Print "bcastgen: error: MSG" without exiting. */
-void error(const char *fmt, ...);
+/*
+** Print "WHERE: error: MSG" (with strerror if MSG ends in ':'); WHERE is
+** a place in the input, or the program's name. die_at then exits 1;
+** error and die say where as the program.
+*/
+void error_at(const char *where, const char *fmt, ...);
+#define error(...) error_at(progname, __VA_ARGS__)
+#define die_at(...) (error_at(__VA_ARGS__), exit(EXIT_INPUT))
+#define die(...) die_at(progname, __VA_ARGS__)
 
 void *xmalloc(size_t n);
 void *xrealloc(void *p, size_t n);

@@ -35,11 +35,6 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* Emitted C uses `restrict`; C++ spells it __restrict__ (g++, clang++). */
-#if defined(__cplusplus) && !defined(restrict)
-#define restrict __restrict__
-#endif
-
 /*
  * BC__SIGNED(S, T, U, W, N, MAX, FMIN, FMAX) defines the helpers of one
  * signed type: S the suffix, T the type, U the unsigned type of the same
@@ -497,7 +492,10 @@ static inline double bc_heaviside_f64(double x, double h0)
  *     (double)bc_f16_to_f32(h) is equal except that on x86-64 the float
  *     to double conversion makes such a NaN quiet.
  */
+#ifndef BC_F16_DEFINED	/* a generated header may have defined it too */
+#define BC_F16_DEFINED
 typedef uint16_t bc_f16;
+#endif
 
 /*
  * bc_f16_to_f32(h): the float of equal value, exact; infinities and NaNs

@@ -5,14 +5,32 @@
 
 -- The C type of each dtype, as stored.
 local ctypes = {
-  f32 = "float", f64 = "double",
+  f16 = "bc_f16", f32 = "float", f64 = "double",
   i8 = "int8_t", i16 = "int16_t", i32 = "int32_t", i64 = "int64_t",
   u8 = "uint8_t", u16 = "uint16_t", u32 = "uint32_t", u64 = "uint64_t",
 }
 
--- "float" for "f32".
+-- "float" for "f32": the C type a dtype is stored as.
 function ctype(dtype)
   return ctypes[dtype] or error("no C type for dtype " .. tostring(dtype))
+end
+
+-- The C type a value of DTYPE is held in: f16's is a float.
+function vtype(dtype)
+  return ctype(dtypes[dtype].compute or dtype)
+end
+
+-- The read of an element EL of input I, as a value: f16's bits widened.
+function widened(i, el)
+  if reads[i].widen then return "bc_f16_to_f32(" .. el .. ")" end
+  return el
+end
+
+-- The store of value E into an element of the output, as the plan says.
+function narrowed(e)
+  if store == "f16" then return "bc_f32_to_f16(" .. e .. ")" end
+  if store == "f16_f64" then return "bc_f64_to_f16(" .. e .. ")" end
+  return e
 end
 
 -- How tightly an expression binds, loosest first.
@@ -55,7 +73,7 @@ local function literal(v)
   if t.is_float then
     local text = sign .. v.digits
     if not v.digits:find("[.e]") then text = text .. ".0" end
-    if t.bits == 32 then text = text .. "f" end
+    if vtype(v.type) == "float" then text = text .. "f" end
     return expr(text, prec)
   end
   local text = sign .. v.digits
@@ -71,6 +89,8 @@ local function conversion(how, a, to)
   if how == "cast" then return expr("(" .. ctype(to) .. ")" .. nest(a, UNARY), UNARY) end
   if how == "wrap" then return expr("bc_wrap_" .. to .. "((uint64_t)" .. nest(a, UNARY) .. ")", PRIMARY) end
   if how == "saturate" then return expr("bc_f2" .. to .. "((double)" .. nest(a, UNARY) .. ")", PRIMARY) end
+  if how == "round_f16" then return expr("bc_round_f16(" .. a.text .. ")", PRIMARY) end
+  if how == "round_f16_f64" then return expr("bc_f16_to_f32(bc_f64_to_f16(" .. a.text .. "))", PRIMARY) end
   error("unknown conversion " .. tostring(how))
 end
 
@@ -107,7 +127,7 @@ local forms = {
     local text = truth(a[1]) .. " ? " .. nest(a[2], EQUALITY) .. " : " .. nest(a[3], EQUALITY)
     if dtypes[v.calc].is_float then return expr(text, TERNARY) end
     -- integers: C would promote the arms to int
-    return expr("(" .. ctype(v.calc) .. ")(" .. text .. ")", UNARY)
+    return expr("(" .. vtype(v.calc) .. ")(" .. text .. ")", UNARY)
   end,
 }
 

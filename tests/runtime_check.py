@@ -138,8 +138,6 @@ def use_file():
         for op in FLOAT_BIN:
             fn(t, op + "_" + s, "%s a, %s b" % (t, t),
                "return bc_%s_%s(a, b);" % (op, s))
-    fn("void", "restrict", "float *restrict o, const float *restrict a, int n",
-       "int i; for (i = 0; i < n; i++) o[i] = bc_max_f32(a[i], o[i]);")
     fn("float", "f16_to_f32", "bc_f16 h", "return bc_f16_to_f32(h);")
     fn("bc_f16", "f32_to_f16", "float f", "return bc_f32_to_f16(f);")
     fn("bc_f16", "f64_to_f16", "double d", "return bc_f64_to_f16(d);")
@@ -147,8 +145,8 @@ def use_file():
     for op in ("max", "min", "fmax", "fmin"):
         fn("float", op + "_f16", "float a, float b",
            "return bc_%s_f16(a, b);" % op)
-    fn("void", "add_f16", "bc_f16 *restrict o, const bc_f16 *restrict a, "
-       "const bc_f16 *restrict b, int n",
+    fn("void", "add_f16", "bc_f16 *o, const bc_f16 *a, "
+       "const bc_f16 *b, int n",
        "int i; for (i = 0; i < n; i++) "
        "o[i] = bc_f32_to_f16(bc_f16_to_f32(a[i]) + bc_f16_to_f32(b[i]));")
     L.append("static void use_visit(void *ctx, const ptrdiff_t *off)")

@@ -59,12 +59,12 @@ done <<EOF_CASES
 1|-o k.c --expr=x<<1 x=3|expr:1:2: error: '<<' needs integer operands, not f32
 1|-o k.c --expr=x+(y x=3 y=3|expr:1:5: error: expected ')'
 1|--shape --expr=x+1 x=3 y=3|bcastgen: error: operand 'y' is not used in the expression
-1|-o k.c --op sqrt --dtype i16 x=3|bcastgen: error: op 'sqrt' does not apply to dtype i16: it needs f32 or f64
+1|-o k.c --op sqrt --dtype i16 x=3|bcastgen: error: op 'sqrt' does not apply to dtype i16: it needs f16, f32 or f64
 2|-o k.c --op add --expr=x x=3|bcastgen: error: give --op or --expr, not both
 1|-o k.c --strategy=unroll --unroll-limit=4096 --expr=x+x+x+x+x+x+x+x+x+x x=64,64|bcastgen: error: cannot unroll 4096 elements of an expression of 19 nodes: at most 65536 nodes are unrolled in all (use --strategy loops)
 1|-o k.c --strategy=loops --expr=x*exp(b)+t0 x=3,4 b=3,1 t0=3,4|bcastgen: error: 't0', an operand of kernel 'k', is also a value kernel 'k' computes once: choose another name
-1|-o k.c --dtype f16 x=3|bcastgen: error: unknown dtype 'f16': expected f32 f64 i8 i16 i32 i64 u8 u16 u32 u64
-1|-o k.c x:f16=3|bcastgen: error: unknown dtype 'f16' of operand 'x': expected f32 f64 i8 i16 i32 i64 u8 u16 u32 u64
+1|-o k.c --dtype f8 x=3|bcastgen: error: unknown dtype 'f8': expected f16 f32 f64 i8 i16 i32 i64 u8 u16 u32 u64
+1|-o k.c x:f128=3|bcastgen: error: unknown dtype 'f128' of operand 'x': expected f16 f32 f64 i8 i16 i32 i64 u8 u16 u32 u64
 1|-o k.c --op shl x=3 y=3|bcastgen: error: op 'left_shift' does not apply to dtype f32: it needs an integer dtype
 1|--shape --op invert --dtype f64 x=3|bcastgen: error: op 'invert' does not apply to dtype f64: it needs an integer dtype
 1|-o k.c --op sub x=3|bcastgen: error: op 'subtract' takes 2 operands, got 1

@@ -38,7 +38,7 @@ void expr_select_u8(const uint8_t *BC_RESTRICT c, const double *BC_RESTRICT a, d
 		const uint8_t c_v = *c_0;
 		for (i1 = 0; i1 < 5; i1++) {
 			const double a_v = a_0[i1];
-			out_0[i1] = ((double)c_v != 0) ? a_v : -a_v + 1.5;
+			out_0[i1] = (c_v != 0) ? a_v : -a_v + 1.5;
 		}
 	} /* i0 */
 }
