@@ -65,29 +65,33 @@ both_given(struct strbuf *err, const struct desc *d, const char *a, const char *
 
 /*
 ** Set D's dtype, unless --dtype gave it, to NumPy's promotion of its
-** operands' dtypes (f32 for an operand without one; an op that takes
-** only floats computes in the float that holds them), and each input's
-** stored dtype.
+** operands' dtypes (np.result_type; f32 for an operand without one),
+** and each input's stored dtype: its own, or the kernel's. As NumPy picks its loops: an op that
+** takes only floats computes in the least float that holds each operand,
+** and where's condition has no say.
 */
 static void
 set_dtypes(struct desc *d)
 {
-	const struct dtype *f32 = dtype_find("f32"), *t = NULL;
+	const struct dtype *f32 = dtype_find("f32"), *ts[BCAST_MAX_OPERANDS];
+	int n = 0;
 
-	if (!(d->given & (1u << field_find("dtype", FROM_SPEC)))) {
-		for (int i = 0; i < d->nops; i++) {
-			const struct dtype *s = d->operand[i].dtype[0]
-			                        ? dtype_find(d->operand[i].dtype) : f32;
-
-			d->promoted |= d->operand[i].dtype[0] != '\0';
-			t = t ? dtype_promote(t, s) : s;
-		}
-		if (!d->expr_src && d->op->types == OP_FLOAT_TYPES)
-			t = dtype_floating(t);
-		d->dtype = t;
-	}
 	for (int i = 0; i < d->nops; i++)
-		d->stored[i] = d->operand[i].dtype[0] ? dtype_find(d->operand[i].dtype) : d->dtype;
+		d->stored[i] = d->operand[i].dtype[0] ? dtype_find(d->operand[i].dtype) : f32;
+	if (d->given & (1u << field_find("dtype", FROM_SPEC))) {
+		for (int i = 0; i < d->nops; i++)
+			d->stored[i] = d->operand[i].dtype[0] ? d->stored[i] : d->dtype;
+		return;
+	}
+	for (int i = 0; i < d->nops; i++) {
+		d->promoted |= d->operand[i].dtype[0] != '\0';
+		if (d->expr_src || !(d->op->kind == OP_SELECT && i == 0))
+			ts[n++] = !d->expr_src && d->op->types == OP_FLOAT_TYPES
+			          ? dtype_floating(d->stored[i]) : d->stored[i];
+	}
+	d->dtype = dtype_result(ts, n);
+	for (int i = 0; i < d->nops; i++)	/* one without a dtype is the kernel's */
+		d->stored[i] = d->operand[i].dtype[0] ? d->stored[i] : d->dtype;
 }
 
 /*

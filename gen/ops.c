@@ -157,6 +157,26 @@ dtype_promote(const struct dtype *a, const struct dtype *b)
 	return dtype_find(name);
 }
 
+/*
+** Return the dtype NumPy's promotion gives for the N dtypes TS
+** (np.result_type): the float among them, if any, meets each integer on
+** its own (i8, u8 and f16 give f16, not i16 then f32); integers alone
+** promote pairwise.
+*/
+const struct dtype *
+dtype_result(const struct dtype *const *ts, int n)
+{
+	const struct dtype *t = NULL;
+
+	for (int i = 0; i < n; i++)
+		if (ts[i]->is_float && (!t || ts[i]->bits > t->bits))
+			t = ts[i];
+	for (int i = 0; i < n; i++)
+		if (!ts[i]->is_float)
+			t = t ? dtype_promote(t, ts[i]) : ts[i];
+	return t;
+}
+
 /* Return the dtype an op that takes only floats computes T's values in. */
 const struct dtype *
 dtype_floating(const struct dtype *t)

@@ -64,6 +64,7 @@ const struct dtype *dtype_compute(const struct dtype *t);
 double dtype_round(const struct dtype *t, double v);
 const struct dtype *dtype_promote(const struct dtype *a, const struct dtype *b);
 const struct dtype *dtype_floating(const struct dtype *t);
+const struct dtype *dtype_result(const struct dtype *const *ts, int n);
 const struct op *op_find(const char *name);
 const struct op *op_func(const char *func);
 void op_list(struct strbuf *sb, int funcs);

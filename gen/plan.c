@@ -122,6 +122,8 @@ add_value(struct plan *p, const struct plan_value *v)
 static enum value_convert
 convert_kind(const struct dtype *from, const struct dtype *to)
 {
+	if (from == to)
+		return CONVERT_NONE;
 	if (to->compute && from->bits == 64 && from->is_float)
 		return CONVERT_ROUND_F16_F64;	/* directly: rounding twice differs */
 	if (to->compute)
@@ -204,6 +206,33 @@ op_form(const struct expr_node *n)
 }
 
 /*
+** Add op value V, computed in a wider dtype than its node I's dtype T
+** (f16 in f32), rounded back to T; an op of more operands, folded from
+** the left, is rounded back after each step, as NumPy's reduction of
+** one ufunc after another would be. Return the last rounding: the node.
+*/
+static int
+round_back(struct plan *p, const struct plan_value *v, const struct dtype *t, int i)
+{
+	struct plan_value step = *v;
+	int r = v->arg[0];
+
+	step.hoistable = 0;
+	step.source = -1;
+	for (int k = v->nargs > 2 ? 1 : 0; k < (v->nargs > 2 ? v->nargs : 1); k++) {
+		if (v->nargs > 2) {
+			step.nargs = 2;
+			step.arg[0] = r;
+			step.arg[1] = v->arg[k];
+		}
+		r = convert(p, add_value(p, &step), v->type, t);
+	}
+	p->value[r].hoistable = 1;
+	p->value[r].source = i;
+	return r;
+}
+
+/*
 ** Add the value of expression node I of RQ's computation, with its
 ** arguments first; return its index. An operand is read in its stored
 ** dtype and converted to the kernel's; an argument is converted to the
@@ -235,13 +264,20 @@ add_node(struct plan *p, const struct plan_request *rq, int i)
 		v.kind = VALUE_LITERAL;
 		set_literal(&v, n, n->type);
 		break;
-	case EXPR_CAST:
-		v.kind = VALUE_CONVERT;
-		v.convert = convert_kind(rq->expr->node[n->arg[0]].type, n->type);
-		v.nargs = 1;
+	case EXPR_CAST: {
+		const struct dtype *from = rq->expr->node[n->arg[0]].type;
+
 		v.arg[0] = add_node(p, rq, n->arg[0]);
+		if (n->type->compute && !from->is_float) {	/* to f16 through f32 */
+			v.arg[0] = convert(p, v.arg[0], from, dtype_compute(n->type));
+			from = dtype_compute(n->type);
+		}
+		v.kind = VALUE_CONVERT;
+		v.convert = convert_kind(from, n->type);
+		v.nargs = 1;
 		v.hoistable = 1;
 		break;
+	}
 	case EXPR_OP:
 		v.kind = VALUE_OP;
 		v.op = n->op;
@@ -263,15 +299,8 @@ add_node(struct plan *p, const struct plan_request *rq, int i)
 			if (!truth)
 				v.arg[k] = convert(p, v.arg[k], a->type, n->calc);
 		}
-		if (v.type != n->type) {	/* rounded back: the rounding is the node */
-			v.hoistable = 0;
-			v.source = -1;
-			r = add_value(p, &v);
-			r = convert(p, r, v.type, n->type);
-			p->value[r].hoistable = 1;
-			p->value[r].source = i;
-			return r;
-		}
+		if (v.type != n->type)
+			return round_back(p, &v, n->type, i);
 		break;
 	}
 	v.source = i;
