@@ -4,8 +4,33 @@ Builds a seeded corpus of kernels (every op x dtype x strategy that
 applies, a few times each, then random ones), generates them all with
 `bcastgen -o`, compiles them in a few batches together with harnesses
 written here, runs them on inputs full of edge values and compares every
-output element with NumPy 1.24 (bit for bit; float power within 1 ULP).
-The same corpus is then compiled and run again under ASan + UBSan.
+output element with NumPy 1.24. The same corpus is then compiled and run
+again under ASan + UBSan.
+
+What is compared (README's Ops, Dtypes and Semantics):
+  - bit for bit, except that any NaN equals any NaN where the NaN that
+    comes out is the hardware's or compiler's choice; for maximum,
+    minimum, fmax, fmin, copysign, heaviside, negative, absolute, where
+    and copy a NaN's sign and payload must be NumPy's too (inputs hold
+    NaNs with payloads). Float power, exp, log, hypot, arctan2 and
+    logaddexp within ULP_TOL ULP of the narrower of the kernel's and the
+    output's dtype, 1 ULP where that is f16; infinities exactly;
+  - the kernel's dtype: --dtype, or, without it (a third of the cases,
+    operand dtypes drawn to make it each dtype in turn), NumPy's: the
+    np.result_type of the operands' stored dtypes (an operand without a
+    dtype counts as f32), and for an op that takes only floats, the
+    dtype NumPy's loop selection picks (np.sqrt of int8 gives float16).
+    The banner's --dtype must say so. FIXED adds cases where these are
+    not what promoting pairwise from the left gives, among others;
+  - logical ops and where's condition test each operand for truth as it
+    is stored (a float 0.5 or NaN is true in an integer kernel, an int32
+    INT_MIN in an int8 one), as NumPy's logical ops on the arrays do;
+  - f16 (np.float16, kept as its bits) as kernel, operand and output
+    dtype: NumPy's float16 loops compute each operation in float and
+    round it back, so a fold of three operands rounds twice.
+Operands are converted to the kernel's dtype as NumPy's astype does; a
+float operand of an integer kernel holds only values in the kernel's
+range (NumPy leaves the others undefined).
 
 Usage: kernels_oracle.py GEN        (run with /usr/bin/python3)
 Env:   BCAST_KERNELS_N     number of cases (default 2400)
@@ -46,8 +71,11 @@ import numpy as np
 
 # ---------------------------------------------------------------- tables
 
-# dtype name -> (numpy dtype, C type)
+# dtype name -> (numpy dtype, C type). An f16 is an IEEE binary16 kept as
+# its bits (bc_f16, a uint16_t, in the kernels): the harness passes
+# np.float16 data, whose bytes are those bits, as uint16_t.
 DTYPES = {
+    "f16": (np.dtype(np.float16), "uint16_t"),
     "f32": (np.dtype(np.float32), "float"),
     "f64": (np.dtype(np.float64), "double"),
     "i8": (np.dtype(np.int8), "int8_t"),
@@ -60,41 +88,71 @@ DTYPES = {
     "u64": (np.dtype(np.uint64), "uint64_t"),
 }
 DT_NAMES = list(DTYPES)
-FLOATS = ("f32", "f64")
+FLOATS = ("f16", "f32", "f64")
 INTS = [d for d in DT_NAMES if d not in FLOATS]
+# a float dtype's bits, as an unsigned integer type
+UINT = {"f16": np.uint16, "f32": np.uint32, "f64": np.uint64}
+# random dtypes for operands and outputs: f16 twice as often as the others
+DT_CHOICE = DT_NAMES + ["f16"]
 
-# op -> (alias, kind, arity, integer only). arity "var" = 1..4 operands,
-# folded left to right. kind: arith, cmp, logic, bit, copy.
+# op -> (alias, kind, arity, types). arity "var" = 1..4 operands, folded
+# left to right. kind: arith, cmp, logic, bit, select, copy. types: any,
+# int (integers only) or float (floats only; without --dtype, integer
+# operands compute in the float NumPy's loops choose).
 OPS = {
-    "add": ("add", "arith", "var", False),
-    "subtract": ("sub", "arith", 2, False),
-    "multiply": ("mul", "arith", "var", False),
-    "divide": ("div", "arith", 2, False),
-    "floor_divide": ("floordiv", "arith", 2, False),
-    "remainder": ("mod", "arith", 2, False),
-    "fmod": ("fmod", "arith", 2, False),
-    "power": ("pow", "arith", 2, False),
-    "maximum": ("max", "arith", "var", False),
-    "minimum": ("min", "arith", "var", False),
-    "equal": ("eq", "cmp", 2, False),
-    "not_equal": ("ne", "cmp", 2, False),
-    "less": ("lt", "cmp", 2, False),
-    "less_equal": ("le", "cmp", 2, False),
-    "greater": ("gt", "cmp", 2, False),
-    "greater_equal": ("ge", "cmp", 2, False),
-    "logical_and": ("and", "logic", 2, False),
-    "logical_or": ("or", "logic", 2, False),
-    "logical_xor": ("xor", "logic", 2, False),
-    "logical_not": ("not", "logic", 1, False),
-    "bitwise_and": ("bitwise_and", "bit", 2, True),
-    "bitwise_or": ("bitwise_or", "bit", 2, True),
-    "bitwise_xor": ("bitwise_xor", "bit", 2, True),
-    "left_shift": ("shl", "bit", 2, True),
-    "right_shift": ("shr", "bit", 2, True),
-    "invert": ("invert", "bit", 1, True),
-    "copy": ("copy", "copy", 1, False),
+    "add": ("add", "arith", "var", "any"),
+    "subtract": ("sub", "arith", 2, "any"),
+    "multiply": ("mul", "arith", "var", "any"),
+    "divide": ("div", "arith", 2, "any"),
+    "floor_divide": ("floordiv", "arith", 2, "any"),
+    "remainder": ("mod", "arith", 2, "any"),
+    "fmod": ("fmod", "arith", 2, "any"),
+    "power": ("pow", "arith", 2, "any"),
+    "maximum": ("max", "arith", "var", "any"),
+    "minimum": ("min", "arith", "var", "any"),
+    "fmax": ("fmax", "arith", 2, "any"),
+    "fmin": ("fmin", "arith", 2, "any"),
+    "negative": ("neg", "arith", 1, "any"),
+    "absolute": ("abs", "arith", 1, "any"),
+    "sqrt": ("sqrt", "arith", 1, "float"),
+    "exp": ("exp", "arith", 1, "float"),
+    "log": ("log", "arith", 1, "float"),
+    "floor": ("floor", "arith", 1, "float"),
+    "ceil": ("ceil", "arith", 1, "float"),
+    "copysign": ("copysign", "arith", 2, "float"),
+    "hypot": ("hypot", "arith", 2, "float"),
+    "arctan2": ("atan2", "arith", 2, "float"),
+    "logaddexp": ("logaddexp", "arith", 2, "float"),
+    "heaviside": ("heaviside", "arith", 2, "float"),
+    "equal": ("eq", "cmp", 2, "any"),
+    "not_equal": ("ne", "cmp", 2, "any"),
+    "less": ("lt", "cmp", 2, "any"),
+    "less_equal": ("le", "cmp", 2, "any"),
+    "greater": ("gt", "cmp", 2, "any"),
+    "greater_equal": ("ge", "cmp", 2, "any"),
+    "logical_and": ("and", "logic", 2, "any"),
+    "logical_or": ("or", "logic", 2, "any"),
+    "logical_xor": ("xor", "logic", 2, "any"),
+    "logical_not": ("not", "logic", 1, "any"),
+    "bitwise_and": ("bitwise_and", "bit", 2, "int"),
+    "bitwise_or": ("bitwise_or", "bit", 2, "int"),
+    "bitwise_xor": ("bitwise_xor", "bit", 2, "int"),
+    "left_shift": ("shl", "bit", 2, "int"),
+    "right_shift": ("shr", "bit", 2, "int"),
+    "invert": ("invert", "bit", 1, "int"),
+    "where": ("where", "select", 3, "any"),
+    "copy": ("copy", "copy", 1, "any"),
 }
 OP_NAMES = list(OPS)
+# Float results of these ops may differ from NumPy's by this many ULP of
+# the narrower of the kernel's and the output's dtype (1 where that is
+# f16), infinities and NaNs excepted (README's Semantics, bc_math.h).
+ULP_TOL = {"power": 1, "exp": 4, "log": 4, "hypot": 1, "arctan2": 2, "logaddexp": 2}
+# Ops whose float result must be NumPy's bit for bit, a NaN's sign and
+# payload included (for the others any NaN equals any NaN: which NaN
+# comes out of, say, NaN + NaN is the compiler's choice).
+NAN_EXACT = ("maximum", "minimum", "fmax", "fmin", "copysign", "heaviside", "negative",
+             "absolute", "where", "copy")
 STRATEGIES = ("unroll", "loops", "auto")
 NBATCH = 4
 RUN_TIMEOUT = int(os.environ.get("BCAST_KERNELS_TIMEOUT", "300"))
@@ -235,28 +293,84 @@ def axis_shapes(rng, limit, x_full):
 # ---------------------------------------------------------------- corpus
 
 def applies(op, dt):
-    return not OPS[op][3] or dt in INTS
+    types = OPS[op][3]
+    return types == "any" or (dt in INTS) == (types == "int")
+
+
+_NP_DTYPE = {}
+
+
+def numpy_dtype(op, dts):
+    """The dtype bcastgen computes op in without --dtype, for operands
+    stored as dts (None: an operand without a dtype, which counts as
+    f32): NumPy's np.result_type of the stored dtypes (dtype objects, so
+    no value-based casting), where's condition left out; for an op that
+    takes only floats, the dtype NumPy's own loop selection gives
+    (np.sqrt of int8 computes in float16)."""
+    key = (op, tuple(dts))
+    if key not in _NP_DTYPE:
+        stored = [DTYPES[d or "f32"][0] for d in dts]
+        if OPS[op][3] == "float":
+            with np.errstate(all="ignore"):
+                r = getattr(np, op)(*[np.ones(1, s) for s in stored]).dtype
+        elif op == "where":     # np.where: the condition has no say
+            r = np.result_type(*stored[1:])
+        else:
+            r = np.result_type(*stored)
+        _NP_DTYPE[key] = [d for d in DT_NAMES if DTYPES[d][0] == r][0]
+    return _NP_DTYPE[key]
+
+
+def promoted_dtypes(rng, op, t, nops, inplace):
+    """Operand dtypes (None: none given) whose NumPy promotion, without
+    --dtype, is t; None if none were found. The first operand of an
+    in-place kernel has no dtype (it counts as f32)."""
+    near = [d for d in DT_CHOICE + [None] if numpy_dtype(op, [d, t]) == t]
+    for _ in range(40):
+        dts = [None if inplace and j == 0 else
+               t if rng.random() < 0.3 else rng.choice(near) for j in range(nops)]
+        if numpy_dtype(op, dts) == t:
+            return dts
+    return None
 
 
 def make_case(rng, op, t, strategy, hint=None):
     alias, kind, arity, _ = OPS[op]
     c = {"op": op, "t": t, "strategy": strategy, "to": None, "axis": None,
          "inplace": False, "fn": None, "outshape": None, "unroll_limit": None,
-         "vseed": rng.getrandbits(63)}
+         "vseed": rng.getrandbits(63), "inputs": None}
     c["opname"] = alias if rng.random() < 0.3 else op
-    c["omit_dtype"] = t == "f32" and rng.random() < 0.3
     if arity == "var":
         nops = rng.choice([1, 2, 2, 2, 3, 3, 4, 4])
     else:
         nops = arity
+    c["inplace"] = kind in ("arith", "bit") and hint != "to" and rng.random() < 0.1
+    dts = [None] * nops
+    if hint == "promote":
+        # no --dtype: the operands' dtypes make t (README's Dtypes)
+        dts = promoted_dtypes(rng, op, t, nops, c["inplace"]) or dts
+    elif hint == "dt" or rng.random() < 0.15:
+        for j in range(nops):
+            if not (c["inplace"] and j == 0) and rng.random() < 0.6:
+                dts[j] = rng.choice(DT_CHOICE)
+    c["omit_dtype"] = numpy_dtype(op, dts) == t and (hint == "promote" or rng.random() < 0.3)
+    if not c["inplace"] and (hint == "to" or rng.random() < 0.1):
+        # never float -> integer stores of arbitrary values (tested elsewhere)
+        if kind in ("cmp", "logic"):
+            c["to"] = rng.choice([d for d in DT_CHOICE if d != "u8"])
+        elif is_float(t):
+            c["to"] = rng.choice([d for d in FLOATS if d != t])
+        else:
+            c["to"] = rng.choice([d for d in DT_CHOICE if d != t])
+    # f16 code converts at every operation: unrolled, it is slow to compile
+    f16 = "f16" in [t, c["to"]] + dts
     if strategy == "unroll":
-        limit = 64
+        limit = 16 if f16 else 64
         c["unroll_limit"] = 64
     else:
         limit = rng.choice([16, 64, 300, 2000, 2000, 2000, 4096])
         if strategy == "auto" and rng.random() < 0.3:
-            c["unroll_limit"] = rng.choice([1, 8, 64, 256])
-    c["inplace"] = kind in ("arith", "bit") and hint != "to" and rng.random() < 0.1
+            c["unroll_limit"] = rng.choice([1, 8, 16] if f16 else [1, 8, 64, 256])
     use_axis = nops == 2 and kind != "copy" and rng.random() < 0.12
     names = ["x", "y"] if use_axis else ["a", "b", "c", "d"][:nops]
     if rng.random() < 0.1:
@@ -282,19 +396,6 @@ def make_case(rng, op, t, strategy, hint=None):
         c["outshape"] = result
     elif rng.random() < 0.05:
         c["outshape"] = result
-    dts = [None] * nops
-    if hint == "dt" or rng.random() < 0.15:
-        for j in range(nops):
-            if not (c["inplace"] and j == 0) and rng.random() < 0.6:
-                dts[j] = rng.choice(DT_NAMES)
-    if not c["inplace"] and (hint == "to" or rng.random() < 0.1):
-        # never float -> integer stores of arbitrary values (tested elsewhere)
-        if kind in ("cmp", "logic"):
-            c["to"] = rng.choice([d for d in DT_NAMES if d != "u8"])
-        elif is_float(t):
-            c["to"] = "f64" if t == "f32" else "f32"
-        else:
-            c["to"] = rng.choice([d for d in DT_NAMES if d != t])
     if rng.random() < 0.1:
         c["fn"] = "fn_%d" % rng.randrange(10 ** 6)      # made unique later
     c["operands"] = [{"name": n, "dt": d, "shape": list(s), "aligned": list(al)}
@@ -303,29 +404,93 @@ def make_case(rng, op, t, strategy, hint=None):
     return c
 
 
+# Fixed cases: (op, --dtype or None for NumPy's promotion, operands,
+# inputs by operand name or None for random ones). Kernel dtypes chosen by
+# NumPy's promotion, also where np.result_type of three dtypes is not the
+# pairwise promotion folded from the left, and where NumPy's loop for an
+# op that takes only floats is not the float of the promoted integer type
+# (int8 with uint8 gives float16); truth tested in the stored dtype (0.5,
+# -0.25 and NaN are true, INT_MIN too); f16 folds rounded after each
+# operation (-2 + 4588 is the tie 4586, which rounds to 4584; unrounded,
+# 4586 - 92 would be the tie 4494, which rounds to 4496, not 4492).
+NAN = math.nan
+FIXED = [
+    ("add", "f16", "a=2 b=2 c=2", {"a": [-2.0, 1.0], "b": [4588.0, 2049.0], "c": [-92.0, 2.0]}),
+    ("multiply", "f16", "a=1 b=1 c=1", {"a": [-9.9765625], "b": [-0.0653076171875],
+                                        "c": [-7.0]}),
+    ("add", None, "a:i8=5 b:u8=5 c:f16=5", None),
+    ("multiply", None, "a:i16=2,3 b:u16=3 c:f32=1", None),
+    ("maximum", None, "a:u8=4 b:i8=4 c:f16=4 d:f16=4", None),
+    ("add", None, "a:u64=4 b=1,1,1", None),
+    ("add", None, "a:i8=3 b:u8=3", {"a": [127, -128, -1], "b": [255, 255, 1]}),
+    ("subtract", None, "a:i64=3 b:i64=3", None),
+    ("hypot", None, "a:i8=4 b:u8=4", None),
+    ("arctan2", None, "a:u16=4 b:i16=4", None),
+    ("copysign", None, "a:i8=4 b:u16=4", None),
+    ("sqrt", None, "a:i8=6", {"a": [0, 1, 2, 100, 127, -128]}),
+    ("exp", None, "a:u16=4", None),
+    ("log", None, "a:i32=4", None),
+    ("logical_and", "i8", "a:f32=6 b:i32=6",
+     {"a": [0.5, -0.25, NAN, 0.0, -0.0, 1e-45], "b": [-2 ** 31, 256, 1, 1, 1, 512]}),
+    ("logical_or", "u8", "a:f64=4 b:f16=4",
+     {"a": [0.0, -0.0, 5e-324, NAN], "b": [-0.0, 6e-8, 0.0, 0.0]}),
+    ("logical_xor", "i16", "a:f16=4 b:u32=4",
+     {"a": [0.5, -0.25, NAN, 0.0], "b": [65536, 0, 2 ** 31, 65536]}),
+    ("logical_not", "i8", "a:i32=4", {"a": [-2 ** 31, 256, 0, 1]}),
+    ("where", "i32", "c:f32=5 a=5 b=5", {"c": [0.5, -0.25, NAN, 0.0, -0.0],
+                                         "a": [1, 2, 3, 4, 5], "b": [-1, -2, -3, -4, -5]}),
+    ("where", None, "c:f64=6 a:i8=6 b:i8=6", None),
+    ("where", "f16", "c:i64=3 a:f32=3 b=3", {"c": [2 ** 40, 0, -1],
+                                             "a": [65519.0, 1e-8, 0.1], "b": [1, 2, 3]}),
+]
+
+
+def fixed_cases(rng):
+    out = []
+    for k, (op, t, spec, inputs) in enumerate(FIXED):
+        ops = []
+        for w in spec.split():
+            nm, shape = w.split("=")
+            nm, dt = (nm.split(":") + [None])[:2]
+            sh = [int(v) for v in shape.split(",")] if shape else []
+            ops.append({"name": nm, "dt": dt, "shape": sh, "aligned": sh})
+        dts = [o["dt"] for o in ops]
+        c = {"op": op, "opname": op, "t": t or numpy_dtype(op, dts), "omit_dtype": t is None,
+             "strategy": STRATEGIES[k % 3], "to": None, "axis": None, "inplace": False,
+             "fn": None, "outshape": None, "unroll_limit": 64, "inputs": inputs,
+             "vseed": rng.getrandbits(63), "operands": ops,
+             "result": list(np.broadcast_shapes(*[tuple(o["shape"]) for o in ops]))}
+        out.append(c)
+    return out
+
+
 def build_corpus(seed, n):
     rng = random.Random(seed)
     triples = [(op, t, s) for op in OP_NAMES for t in DT_NAMES if applies(op, t)
                for s in STRATEGIES]
-    # whole passes over all triples; in the second and third passes 40% of
-    # the cases are forced to use --out-dtype or per-operand dtypes
+    ntriples = len(triples)
+    # the ops that take only floats have few dtypes: their triples twice
+    triples += [tr for tr in triples if OPS[tr[0]][3] == "float"]
+    # whole passes over all triples, then random ones; a case may be
+    # made to use NumPy's promotion (no --dtype), per-operand dtypes or
+    # --out-dtype
     picks = []
-    hints = [None, "to", "dt"]
     while len(picks) + len(triples) <= n:
-        h = hints[len(picks) // len(triples) % 3]
-        picks += [t + ((h if h and rng.random() < 0.4 else None),) for t in triples]
+        picks += triples
     rest = list(triples)
     rng.shuffle(rest)
     while len(picks) < n:
-        picks.append((rest.pop() if rest else rng.choice(triples)) + (None,))
-    cases = [make_case(rng, *p) for p in picks]
+        picks.append(rest.pop() if rest else rng.choice(triples))
+    hints = [None] * 4 + ["promote"] * 3 + ["dt"] * 2 + ["to"]
+    cases = [make_case(rng, *p, hint=rng.choice(hints)) for p in picks]
     rng.shuffle(cases)
+    cases += fixed_cases(rng)
     for i, c in enumerate(cases):
         c["id"] = i
         c["name"] = "k%04d" % (i + 1)
         if c["fn"]:
             c["fn"] = "fn_%s_k%04d" % (c["op"][:3], i + 1)
-    return cases, len(triples)
+    return cases, ntriples
 
 
 def command(gen, c, outdir):
@@ -379,13 +544,26 @@ def float_specials(dt):
          math.nan, -math.nan, math.inf, -math.inf, sub, -sub, 3 * sub,
          float(fi.tiny), -float(fi.tiny), float(fi.tiny) / 2, float(fi.max),
          -float(fi.max), float(np.finfo(np.float32).max)]
+    if dt == "f16":
+        # 65519 rounds to 65504 and 65520 to inf; 2049 and 2051 are ties;
+        # 6e-8 is the smallest subnormal, half of it a tie with 0
+        v += [65504.0, 65519.0, 65520.0, -65520.0, 2049.0, 2051.0, 6.1e-5, 6e-8,
+              2.0 ** -25, 3 * 2.0 ** -25, 0.1, 1 / 3, 11.09, -17.33]
     return v
+
+
+# quiet NaNs with payloads, of both signs, by their bits
+NAN_PAYLOADS = {"f16": [0x7e01, 0xfe2a, 0x7fff],
+                "f32": [0x7fc01234, 0xffc00005, 0x7fffffff],
+                "f64": [0x7ff8000000001234, 0xfff8000020000000, 0x7fffffffffffffff]}
 
 
 def float_values(g, dt, n, shared):
     npdt = DTYPES[dt][0]
-    wide = 38 if dt == "f32" else 300
-    exp = np.where(g.random(n) < 0.7, g.integers(-6, 7, n), g.integers(-wide - 7, wide + 1, n))
+    wide = {"f16": 5, "f32": 38, "f64": 300}[dt]
+    near = 4 if dt == "f16" else 6
+    exp = np.where(g.random(n) < 0.7, g.integers(-near, near + 1, n),
+                   g.integers(-wide - 7, wide + 1, n))
     sign = np.where(g.random(n) < 0.5, -1.0, 1.0)
     x = sign * (1 + 9 * g.random(n)) * np.power(10.0, exp.astype(np.float64))
     cat = g.random(n)
@@ -404,11 +582,25 @@ def float_values(g, dt, n, shared):
     return x
 
 
+def edge_floats(g, x, dt, zeros=0.04, nans=0.02, payloads=0.02):
+    """x (a 1-d array of dtype dt) with more signed zeros, NaNs of both
+    signs and NaNs with payloads."""
+    r = g.random(len(x))
+    m = r < zeros
+    x[m] = np.where(g.random(m.sum()) < 0.5, 0.0, -0.0)
+    m = (r >= zeros) & (r < zeros + nans)
+    x[m] = np.where(g.random(m.sum()) < 0.5, math.nan, -math.nan)
+    m = (r >= zeros + nans) & (r < zeros + nans + payloads)
+    pool = np.array(NAN_PAYLOADS[dt], dtype=UINT[dt])
+    x.view(UINT[dt])[m] = pool[g.integers(0, len(pool), m.sum())]
+    return x
+
+
 # Floats of type dt that convert to the integer type t without leaving
 # its range, within [lo, hi] when given.
 def float_to_int_values(g, dt, t, n, lo=None, hi=None):
     tlo, thi = irange(t)
-    bound = 2 ** 24 if dt == "f32" else 2 ** 53
+    bound = {"f16": 65504, "f32": 2 ** 24, "f64": 2 ** 53}[dt]
     lo = max(tlo, -bound) if lo is None else max(lo, tlo, -bound)
     hi = min(thi, bound) if hi is None else min(hi, thi, bound)
     x = g.uniform(lo, hi, n) / np.power(2.0, g.integers(0, 30, n))
@@ -420,12 +612,29 @@ def float_to_int_values(g, dt, t, n, lo=None, hi=None):
     x[m] = np.array(sp)[g.integers(0, len(sp), m.sum())]
     m = (cat >= 0.3) & (cat < 0.5)
     x[m] = np.clip(g.integers(-12, 13, m.sum()), lo, hi)
-    return x.astype(DTYPES[dt][0])
+    x = x.astype(DTYPES[dt][0])
+    if dt == "f16":
+        # rounded to f16, a value near a bound may have left [lo, hi]
+        xf = x.astype(np.float64)
+        x[(xf < lo) | (xf > hi)] = 0
+    return x
 
 
 # Values of operand j of case c (stored type s, kernel type t).
 def operand_values(g, c, j, s, n, shared):
     op, t = c["op"], c["t"]
+    kind = OPS[op][1]
+    if kind == "logic" or (kind == "select" and j == 0):
+        # tested for truth as stored, never converted to t: anything goes,
+        # many zeros, small fractions, NaNs
+        if is_float(s):
+            x = float_values(g, s, n, None)
+            m = g.random(n) < 0.1
+            x[m] = g.uniform(-1, 1, m.sum())
+            return edge_floats(g, x, s, zeros=0.2, nans=0.05)
+        x = int_values(g, s, n, shared if s == t else None)
+        x[g.random(n) < 0.3] = 0
+        return x
     mode = "normal"
     if op in ("left_shift", "right_shift") and j == 1:
         mode = "shift"
@@ -438,7 +647,8 @@ def operand_values(g, c, j, s, n, shared):
             return float_to_int_values(g, s, t, n, 0, 2 * bits(t) + 3)
         return float_to_int_values(g, s, t, n)
     if is_float(s):
-        return float_values(g, s, n, shared if s == t else None)
+        x = float_values(g, s, n, shared if s == t else None)
+        return edge_floats(g, x, s, zeros=0.2 if op == "heaviside" and j == 0 else 0.04)
     x = int_values(g, s, n, shared if s == t else None)
     slo, shi = irange(s)
     if mode == "shift":
@@ -468,44 +678,63 @@ def make_inputs(c):
     arrs = []
     for j, o in enumerate(c["operands"]):
         s = o["dt"] or t
-        arrs.append(operand_values(g, c, j, s, prod(o["shape"]), shared)
-                    .reshape(o["shape"]))
+        if c.get("inputs") and o["name"] in c["inputs"]:
+            a = np.array(c["inputs"][o["name"]], dtype=DTYPES[s][0])
+        else:
+            a = operand_values(g, c, j, s, prod(o["shape"]), shared)
+        arrs.append(a.reshape(o["shape"]))
     return arrs
 
 
 # ---------------------------------------------------------------- reference
 
 UFUNCS = {name: getattr(np, name) for name in OP_NAMES
-          if name not in ("divide", "copy")}
+          if name not in ("divide", "copy", "where")}
 
 
 def reference(c, arrs):
     t = DTYPES[c["t"]][0]
     op = c["op"]
+    kind = OPS[op][1]
     res_shape = tuple(c["result"])
+
+    def full(a, o, dt):
+        return np.ascontiguousarray(np.broadcast_to(a.astype(dt).reshape(o["aligned"]),
+                                                    res_shape))
     with np.errstate(all="ignore"):
-        xs = [np.ascontiguousarray(np.broadcast_to(
-            a.astype(t).reshape(o["aligned"]), res_shape))
-            for a, o in zip(arrs, c["operands"])]
-        if op == "copy":
-            r = xs[0].copy()
-        elif OPS[op][2] == "var":
-            r = xs[0].copy()
-            for x in xs[1:]:
-                r = UFUNCS[op](r, x)
-        elif op == "divide" and not is_float(c["t"]):
-            a, b = xs
-            q = np.floor_divide(a, b)
-            rem = np.remainder(a, b)
-            if t.kind == "i":
-                adj = (rem != 0) & ((a < 0) != (b < 0))
-                q = q + adj.astype(t)
-            q = np.where(b == 0, np.zeros_like(q), q)
-            r = q.astype(t)
-        elif op == "divide":
-            r = np.divide(*xs)
+        if kind == "logic":
+            # NumPy's logical ops on the arrays as they are: truth (!= 0,
+            # NaN true) in each operand's own dtype, not the kernel's
+            r = UFUNCS[op](*[full(a, o, a.dtype) != 0 for a, o in zip(arrs, c["operands"])])
+        elif kind == "select":
+            # the condition as stored, the branches in t
+            cond = full(arrs[0], c["operands"][0], arrs[0].dtype) != 0
+            r = np.where(cond, full(arrs[1], c["operands"][1], t),
+                         full(arrs[2], c["operands"][2], t))
         else:
-            r = UFUNCS[op](*xs)
+            xs = [full(a, o, t) for a, o in zip(arrs, c["operands"])]
+            if op == "copy":
+                r = xs[0].copy()
+            elif OPS[op][2] == "var":
+                r = xs[0].copy()
+                for x in xs[1:]:
+                    r = UFUNCS[op](r, x)
+            elif op == "divide" and not is_float(c["t"]):
+                a, b = xs
+                q = np.floor_divide(a, b)
+                rem = np.remainder(a, b)
+                if t.kind == "i":
+                    adj = (rem != 0) & ((a < 0) != (b < 0))
+                    q = q + adj.astype(t)
+                q = np.where(b == 0, np.zeros_like(q), q)
+                r = q.astype(t)
+            elif op == "divide":
+                r = np.divide(*xs)
+            else:
+                r = UFUNCS[op](*xs)
+            if np.asarray(r).dtype != t and kind != "cmp":
+                raise RuntimeError("NumPy computed %s in %s, not %s" % (
+                    op, np.asarray(r).dtype, t))
         r = np.asarray(r).reshape(res_shape).astype(DTYPES[out_dtype(c)][0])
     return r
 
@@ -514,16 +743,15 @@ def reference(c, arrs):
 
 def fmt(v, dt):
     if is_float(dt):
-        ut = np.uint32 if dt == "f32" else np.uint64
-        bitsv = int(np.array(v, dtype=DTYPES[dt][0]).view(ut))
-        return "%s[0x%0*x]" % (str(v), 8 if dt == "f32" else 16, bitsv)
+        bitsv = int(np.array(v, dtype=DTYPES[dt][0]).view(UINT[dt]))
+        return "%s[0x%0*x]" % (str(v), DTYPES[dt][0].itemsize * 2, bitsv)
     return str(int(v))
 
 
 def ulp_diff(w, g, dt):
     """ULPs between two non-NaN floats of one sign; None if signs differ."""
-    ut = np.uint32 if dt == "f32" else np.uint64
-    nb = 32 if dt == "f32" else 64
+    ut = UINT[dt]
+    nb = DTYPES[dt][0].itemsize * 8
     a = int(np.array(w, dtype=DTYPES[dt][0]).view(ut))
     b = int(np.array(g, dtype=DTYPES[dt][0]).view(ut))
     if (a ^ b) >> (nb - 1):
@@ -536,26 +764,32 @@ def compare(c, want, got, dt):
     if not is_float(dt):
         return want != got, 0
     wn, gn = np.isnan(want), np.isnan(got)
-    ut = np.uint32 if dt == "f32" else np.uint64
-    bad = (want.view(ut) != got.view(ut)) & ~(wn & gn)
+    ut = UINT[dt]
+    bad = want.view(ut) != got.view(ut)
+    if c["op"] not in NAN_EXACT:
+        bad &= ~(wn & gn)
     maxulp = 0
-    if c["op"] == "power" and is_float(c["t"]) and bad.any():
-        # within 1 ULP of the narrower of the kernel and output types
+    if c["op"] in ULP_TOL and is_float(c["t"]) and bad.any():
+        # within the op's ULPs of the narrower of the kernel and output
+        # types (1 in f16)
         cdt = dt
         if DTYPES[dt][0].itemsize > DTYPES[c["t"]][0].itemsize:
             cdt = c["t"]
-        w2 = want.astype(DTYPES[cdt][0])
-        g2 = got.astype(DTYPES[cdt][0])
-        # same sign, both finite, at most 1 apart (inf vs FLT_MAX is a failure)
-        for idx in zip(*np.nonzero(bad)):
-            w, g = w2[idx], g2[idx]
+        tol = 1 if cdt == "f16" else ULP_TOL[c["op"]]
+        w2 = want.astype(DTYPES[cdt][0]).reshape(-1)
+        g2 = got.astype(DTYPES[cdt][0]).reshape(-1)
+        flat = bad.reshape(-1).copy()
+        # same sign, both finite, at most tol apart (inf vs FLT_MAX is a failure)
+        for k in np.flatnonzero(flat):
+            w, g = w2[k], g2[k]
             if np.isnan(w) or np.isnan(g) or np.isinf(w) or np.isinf(g):
                 continue
             d = ulp_diff(w, g, cdt)
             if d is not None:
                 maxulp = max(maxulp, d)
-                if d <= 1:
-                    bad[idx] = False
+                if d <= tol:
+                    flat[k] = False
+        bad = flat.reshape(bad.shape)
     return bad, maxulp
 
 
@@ -578,11 +812,32 @@ struct tcase {
     long off[4], bytes[4], ooff, obytes;
 };
 
+/* Under ASan buffers have their exact size; otherwise each is followed
+ * by SLACK(n) bytes of 0xa5 that must stay so, and a kernel that writes
+ * past its output (the wrong dtype, say) fails alone instead of
+ * corrupting the heap for the kernels run after it. */
+#ifdef __SANITIZE_ADDRESS__
+#define SLACK(n) 0L
+#else
+#define SLACK(n) (8 * (n) + 64)
+#endif
+
 static void *xalloc(long n)
 {
-    void *p = malloc(n > 0 ? (size_t)n : 1);
+    void *p = malloc(n + SLACK(n) > 0 ? (size_t)(n + SLACK(n)) : 1);
     if (!p) { perror("malloc"); exit(3); }
+    memset(p, 0xa5, (size_t)(n + SLACK(n)));
     return p;
+}
+
+static int overrun(const void *p, long n)
+{
+    const unsigned char *q = (const unsigned char *)p + n;
+    long k;
+    for (k = 0; k < SLACK(n); k++)
+        if (q[k] != 0xa5)
+            return 1;
+    return 0;
 }
 
 int main(int argc, char **argv)
@@ -610,11 +865,11 @@ int main(int argc, char **argv)
             }
             memcpy(copy[j], p[j], (size_t)t->bytes[j]);
         }
-        if (!t->inplace) {
+        if (!t->inplace)
             p[t->nin] = xalloc(t->obytes);
-            memset(p[t->nin], 0xa5, (size_t)t->obytes);
-        }
         t->call(p);
+        if (t->inplace ? overrun(p[0], t->bytes[0]) : overrun(p[t->nin], t->obytes))
+            printf("O %ld\n", i);
         if (fseek(out, t->ooff, SEEK_SET) ||
             fwrite(t->inplace ? p[0] : p[t->nin], 1, (size_t)t->obytes, out)
                 != (size_t)t->obytes || fflush(out)) {
@@ -743,6 +998,34 @@ def check_axis_shape(gen, c, args):
     if rc != 0 or out != shape_str(c["result"]) + "\n":
         return "%s gives %r (exit %d %s); expected result shape %s" % (
             shlex.join(sargs), out.strip(), rc, first_lines(err, 1), shape_str(c["result"]))
+    return None
+
+
+def banner_dtype(path):
+    """The --dtype of the 'Made by' command in the banner of the kernel
+    file path (the dtype bcastgen chose), or None."""
+    try:
+        with open(path) as f:
+            lines = f.read(4096).split("\n")
+    except OSError:
+        return None
+    for i, line in enumerate(lines[:-1]):
+        if "Made by:" in line:
+            w = lines[i + 1].split()
+            return w[w.index("--dtype") + 1] if "--dtype" in w[:-1] else None
+    return None
+
+
+def check_dtype(c, kdir):
+    """Without --dtype: the banner must show the dtype NumPy's promotion
+    gives (a kernel in another dtype would write an output of another
+    size), else None."""
+    if not c["omit_dtype"]:
+        return None
+    got = banner_dtype(os.path.join(kdir, c["name"] + ".c"))
+    if got != c["t"]:
+        return "without --dtype bcastgen computes in %s (its banner's --dtype); NumPy, " \
+            "in %s" % (got, c["t"])
     return None
 
 
@@ -909,6 +1192,11 @@ def run_harness(exe, infile, outfile, todo, odir):
             elif len(w) >= 2 and w[0] == "E":
                 done.add(int(w[1]))
                 last = None
+            elif len(w) == 2 and w[0] == "O":
+                c = todo[int(w[1])]
+                c.setdefault("run_error", {})[odir] = (
+                    "the kernel wrote past the end of its output (%d bytes expected)" % (
+                        c["out_bytes"]))
             elif len(w) == 3 and w[0] == "M":
                 c = todo[int(w[1])]
                 c.setdefault("run_error", {})[odir] = (
@@ -933,14 +1221,17 @@ def run_harness(exe, infile, outfile, todo, odir):
 
 def check_case(c, odir, outdata):
     """Returns None or a diagnostic for case c in build odir."""
+    cmd = c["cmd"]
+    if c["omit_dtype"]:
+        cmd += " (no --dtype: NumPy's is %s)" % c["t"]
     if c.get("gen_error"):
-        return "%s: %s" % (c["cmd"], c["gen_error"])
+        return "%s: %s" % (cmd, c["gen_error"])
     if odir in c.get("cc_error", {}):
-        return "%s: %s" % (c["cmd"], c["cc_error"][odir])
+        return "%s: %s" % (cmd, c["cc_error"][odir])
     if odir in c.get("run_error", {}):
-        return "%s: %s" % (c["cmd"], c["run_error"][odir])
+        return "%s: %s" % (cmd, c["run_error"][odir])
     if outdata is None:
-        return "%s: not run" % c["cmd"]
+        return "%s: not run" % cmd
     to = out_dtype(c)
     got = np.frombuffer(outdata, dtype=DTYPES[to][0]).reshape(c["result"])
     want = c["want"]
@@ -951,16 +1242,19 @@ def check_case(c, odir, outdata):
     flat = int(np.flatnonzero(bad.reshape(-1))[0])
     idx = np.unravel_index(flat, tuple(c["result"])) if c["result"] else ()
     ins = []
-    for a, o in zip(c["arrs"], c["operands"]):
+    kind = OPS[c["op"]][1]
+    for j, (a, o) in enumerate(zip(c["arrs"], c["operands"])):
         s = o["dt"] or c["t"]
         v = np.broadcast_to(a.reshape(o["aligned"]), tuple(c["result"]))[idx]
         txt = "%s=%s" % (o["name"], fmt(v, s))
-        if s != c["t"]:
+        if kind == "logic" or (kind == "select" and j == 0):
+            txt += " (tested as stored)"
+        elif s != c["t"]:
             with np.errstate(all="ignore"):
                 txt += "->%s" % fmt(np.array(v).astype(DTYPES[c["t"]][0]), c["t"])
         ins.append(txt)
     return "%s: %d of %d elements differ; first at [%s] (flat %d): %s: expected %s, got %s" % (
-        c["cmd"], int(bad.sum()), bad.size, ",".join(str(int(i)) for i in idx), flat,
+        cmd, int(bad.sum()), bad.size, ",".join(str(int(i)) for i in idx), flat,
         " ".join(ins), fmt(want[idx], to), fmt(got[idx], to))
 
 
@@ -996,6 +1290,12 @@ def main():
               cnt(lambda c: any(o["dt"] for o in c["operands"])), cnt(lambda c: c["to"]),
               cnt(lambda c: c["fn"]), cnt(lambda c: c["outshape"] is not None),
               cnt(lambda c: c["op"] == "copy")), flush=True)
+    print("# dtypes: no --dtype (NumPy's promotion) %d (not f32 %d); f16: kernel %d, "
+          "operand %d, --out-dtype %d; fixed cases %d" % (
+              cnt(lambda c: c["omit_dtype"]), cnt(lambda c: c["omit_dtype"] and c["t"] != "f32"),
+              cnt(lambda c: c["t"] == "f16"),
+              cnt(lambda c: any(o["dt"] == "f16" for o in c["operands"])),
+              cnt(lambda c: c["to"] == "f16"), len(FIXED)), flush=True)
     keep = os.environ.get("BCAST_KERNELS_KEEP")
     scratch = tempfile.mkdtemp(prefix="bcastgen-kernels.")
     if keep:
@@ -1011,7 +1311,7 @@ def main():
 
         # generation
         generate(gen, cases, kdir, jobs, command,
-                 lambda c, args: check_axis_shape(gen, c, args))
+                 lambda c, args: check_dtype(c, kdir) or check_axis_shape(gen, c, args))
         bad = [c for c in cases if c["gen_error"]]
         if log:
             for c in bad:
@@ -1068,14 +1368,15 @@ def main():
                     for d in fails:
                         log.write("%s: %s: %s\n" % (bname, op, d))
                 extra = ""
-                if op == "power":
+                if op in ULP_TOL:
                     m = max([0] + [c.get("maxulp", {}).get(o, 0) for c, _ in lst
                                    for o in odirs])
                     extra = "; float results within %d ULP of NumPy" % m
-                tap.result(not fails, "%s: %s (%d cases: %s%s)" % (
+                nf16 = sum(1 for c, _ in lst if c["t"] == "f16")
+                tap.result(not fails, "%s: %s (%d cases: %s; in f16 %d%s)" % (
                     bname, op, len(lst), ", ".join(
                         "%s %d" % (s, sum(1 for c, _ in lst if c["strategy"] == s))
-                        for s in STRATEGIES), extra), fails, total=len(lst))
+                        for s in STRATEGIES), nf16, extra), fails, total=len(lst))
             print("# %s build: %.0f s (compile %.0f s)" % (bname, time.time() - tb, tc - tb),
                   flush=True)
     finally:
