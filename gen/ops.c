@@ -4,10 +4,11 @@
 ** the expression parser's functions, the type checker, the plan.
 **
 ** An operation on values of the kernel's dtype T is done in T with no
-** undefined behaviour (runtime/bc.h, bc_math.h); expr.c puts them
+** undefined behaviour (runtime/bc.h, bc_math.h); the plan puts them
 ** together and converts between dtypes. Conversions: integer to integer
 ** wraps, to and between floats rounds to nearest, float to integer
-** truncates and saturates, NaN giving 0 (bc_f2T).
+** truncates and saturates, NaN giving 0 (bc_f2T). f16 is computed in
+** f32 and rounded back after each operation.
 */
 #include <math.h>
 #include <stdio.h>

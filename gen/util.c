@@ -9,7 +9,7 @@
 
 #include "util.h"
 
-const char *progname = "bcastgen";
+const char *const progname = "bcastgen";
 
 /*
 ** Print "WHERE: error: " and the formatted message to stderr. A message

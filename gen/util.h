@@ -15,7 +15,7 @@ enum {
 	EXIT_USAGE = 2		/* bad command line */
 };
 
-extern const char *progname;
+extern const char *const progname;
 
 /*
 ** Print "WHERE: error: MSG" (with strerror if MSG ends in ':'); WHERE is
