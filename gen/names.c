@@ -264,14 +264,22 @@ by_text(const void *a, const void *b)
 	return c ? c : (x->kernel > y->kernel) - (x->kernel < y->kernel);
 }
 
-/* Return 1 if A and B, of the same text, break the file: both seen in one place. */
+/*
+** Return 1 if A and B, of the same text, clash in the file. A macro the
+** code defines is seen everywhere after it; a kernel's function is a
+** name other kernels' locals may shadow (legal, and no compiler warns),
+** but not its own; names of one kernel clash when the user chose one.
+*/
 static int
 clash(const struct name *a, const struct name *b)
 {
-	if (!(a->kernel == b->kernel || a->file_scope || b->file_scope))
-		return 0;
-	/* the code may declare a name of one kernel twice, not a file's */
-	return a->chosen || b->chosen || (a->file_scope && b->file_scope);
+	const struct name *f = a->file_scope ? a : b, *o = f == a ? b : a;
+
+	if (a->file_scope && b->file_scope)
+		return 1;
+	if (f->file_scope)
+		return !f->chosen || f->kernel == o->kernel;
+	return a->kernel == b->kernel && (a->chosen || b->chosen);
 }
 
 /*

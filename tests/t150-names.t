@@ -30,6 +30,13 @@ out as the operand written in place|--inplace out=3 y=3
 a name like a macro of another kernel|--name k x=3 K2_RANK=3
 EOF_CASES
 
+# A kernel's function may share its name with another kernel's operand
+# or local: they shadow it there, which C allows and no compiler warns of.
+printf 'kernel "a" { strategy = "loops", "x=3,4", "b=3,1" }\nkernel "b" { "x=3" }\nkernel "i0" { "y=3" }\n' >case.lua
+"$GEN" case.lua -o out.c 2>err && gcc $CFLAGS -c out.c -o out.o && g++ $CXXFLAGS -x c++ -c out.c -o out.o
+check $? "kernels named after another kernel's operand and loop counter compile"
+rm -f out.c out.h out.o
+
 # Spec kernels whose names collide in the file: spec | the first line of stderr.
 while IFS='|' read -r what spec want; do
 	printf '%b\n' "$spec" >case.lua
