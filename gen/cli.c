@@ -141,8 +141,10 @@ static const struct action {
 	{NULL, NULL, 0, 0}
 };
 
-/* The runtime headers that emitted code includes by name. */
-static const char *const runtime_headers[] = {"bc.h", "bc_math.h", "bc_ref.h", NULL};
+/* The headers that emitted code includes, which an output must not hide. */
+static const char *const included_headers[] = {
+	"bc.h", "bc_math.h", "bc_ref.h", "stddef.h", "stdint.h", "limits.h", "math.h", NULL
+};
 
 /* Print a usage error and exit with status 2. */
 static void
@@ -209,10 +211,15 @@ take_option(int argc, char **argv, int *i, struct cli *c, struct desc *d)
 	int k;
 
 	for (const struct action *a = actions; a->option; a++)
-		if ((v = option_value(argc, argv, i, a->option, a->takes_value))
+		if (!a->takes_value && strncmp(argv[*i], a->option, strlen(a->option)) == 0
+		    && argv[*i][strlen(a->option)] == '=')
+			usage_error("option '%s' takes no value", a->option);
+		else if ((v = option_value(argc, argv, i, a->option, a->takes_value))
 		    || (a->alias && (v = option_value(argc, argv, i, a->alias, a->takes_value)))) {
 			char *field = (char *)c + a->offset;
 
+			if (a->takes_value && *(const char **)(void *)field)
+				usage_error("option '%s' is given twice", a->option);
 			if (a->takes_value)
 				*(const char **)(void *)field = v;
 			else
@@ -222,14 +229,14 @@ take_option(int argc, char **argv, int *i, struct cli *c, struct desc *d)
 	sb_addn(&opt, argv[*i], strcspn(argv[*i], "="));
 	k = field_find(opt.s, FROM_CLI);
 	v = k < 0 ? NULL : option_value(argc, argv, i, opt.s, field_takes_value(k));
-	sb_free(&opt);
 	if (k >= 0 && !v)
-		usage_error("option '%s' takes no value", argv[*i]);
-	if (k < 0)
-		return 0;
-	if (field_set(d, k, v, &err) != 0)
+		usage_error("option '%s' takes no value", opt.s);
+	if (k >= 0 && field_given(d, k) && field_takes_value(k))
+		usage_error("option '%s' is given twice", opt.s);
+	if (k >= 0 && field_set(d, k, v, &err) != 0)
 		die("%s", err.s);
-	return 1;
+	sb_free(&opt);
+	return k >= 0;
 }
 
 /*
@@ -273,12 +280,12 @@ cli_read(int argc, char **argv, struct cli *c, struct desc *d)
 
 		if (n < 3 || strcmp(base + n - 2, ".c") != 0)
 			die("output file '%s' does not end in .c", c->output);
-		for (int i = 0; runtime_headers[i]; i++)
-			if (strncmp(base, runtime_headers[i], n - 1) == 0
-			    && strcmp(runtime_headers[i] + n - 1, "h") == 0)
-				die("output file '%s' would write a header %.*sh that hides the "
-				    "runtime's %s from the kernels: choose another name", c->output,
-				    (int)n - 1, base, runtime_headers[i]);
+		for (int i = 0; included_headers[i]; i++)
+			if (strncmp(base, included_headers[i], n - 1) == 0
+			    && strcmp(included_headers[i] + n - 1, "h") == 0)
+				die("output file '%s' would write a header %s that hides the "
+				    "one the kernels include: choose another name", c->output,
+				    included_headers[i]);
 	}
 	if (c->spec) {
 		if (d->nops > 0 || d->given || c->name)

@@ -54,6 +54,7 @@ void desc_free(struct desc *d);
 int field_find(const char *name, enum desc_source source);
 const char *field_name(int k);
 int field_takes_value(int field);
+int field_given(const struct desc *d, int field);
 int field_set(struct desc *d, int field, const char *value, struct strbuf *err);
 void field_label(struct strbuf *sb, enum desc_source source, const char *name);
 void field_list(struct strbuf *sb);

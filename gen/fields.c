@@ -272,6 +272,13 @@ field_takes_value(int field)
 	return !fields[field].is_flag;
 }
 
+/* Return 1 if row FIELD of D was set. */
+int
+field_given(const struct desc *d, int field)
+{
+	return (d->given & (1u << field)) != 0;
+}
+
 /* Set row FIELD of D from VALUE (ignored for a flag); on error append to ERR. */
 int
 field_set(struct desc *d, int field, const char *value, struct strbuf *err)

@@ -47,7 +47,12 @@ static const char *const math_words[] = {
 	"HUGE_VAL", "HUGE_VALF", "HUGE_VALL", "INFINITY", "NAN", "MATH_ERRNO",
 	"MATH_ERREXCEPT", "math_errhandling", "float_t", "double_t", "fpclassify",
 	"isfinite", "isinf", "isnan", "isnormal", "signbit", "isgreater",
-	"isgreaterequal", "isless", "islessequal", "islessgreater", "isunordered", NULL
+	"isgreaterequal", "isless", "islessequal", "islessgreater", "isunordered",
+	"MAXFLOAT", "signgam", NULL
+};
+/* What compilers predefine in their GNU modes (gcc -std=gnu99, g++). */
+static const char *const predefined_words[] = {
+	"unix", "linux", "i386", "__STDC__", NULL
 };
 
 /*
@@ -61,7 +66,10 @@ static const char *const math_functions[] = {
 	"scalbln", "cbrt", "fabs", "hypot", "pow", "sqrt", "erf", "erfc", "lgamma",
 	"tgamma", "ceil", "floor", "nearbyint", "rint", "lrint", "llrint", "round",
 	"lround", "llround", "trunc", "fmod", "remainder", "remquo", "copysign",
-	"nan", "nextafter", "nexttoward", "fdim", "fmax", "fmin", "fma", NULL
+	"nan", "nextafter", "nexttoward", "fdim", "fmax", "fmin", "fma",
+	/* glibc's and POSIX's, declared by <math.h> in GNU modes */
+	"j0", "j1", "jn", "y0", "y1", "yn", "gamma", "lgamma_r", "drem",
+	"significand", "exp10", "pow10", "sincos", "finite", "scalb", NULL
 };
 static const char *const library_functions[] = {
 	"main", "atof", "atoi", "atol", "atoll", "strtod", "strtof", "strtold",
@@ -82,7 +90,7 @@ static const char *const library_functions[] = {
 	"isprint", "ispunct", "isspace", "isupper", "isxdigit", "tolower", "toupper",
 	"clock", "difftime", "mktime", "time", "asctime", "ctime", "gmtime",
 	"localtime", "strftime", "signal", "raise", "setjmp", "longjmp", "setlocale",
-	"localeconv", "assert", "errno", NULL
+	"localeconv", "assert", "errno", "va_start", "va_end", "va_copy", "va_arg", NULL
 };
 
 /* Return 1 if S is one of WORDS. */
@@ -116,13 +124,14 @@ shaped(const char *s, const char *prefix, const char *const *suffixes)
 static int
 stdint_family(const char *s)
 {
-	static const char *const limits[] = {"_MIN", "_MAX", "_C", NULL};
+	static const char *const limits[] = {"_MIN", "_MAX", "_C", "_WIDTH", NULL};
 	static const char *const types[] = {"_t", NULL};
 
 	return shaped(s, "INT", limits) || shaped(s, "UINT", limits)
 	       || shaped(s, "int", types) || shaped(s, "uint", types)
-	       || shaped(s, "PTRDIFF_", limits) || shaped(s, "SIG_ATOMIC_", limits)
-	       || shaped(s, "WCHAR_", limits) || shaped(s, "WINT_", limits);
+	       || shaped(s, "PTRDIFF", limits) || shaped(s, "SIG_ATOMIC", limits)
+	       || shaped(s, "WCHAR", limits) || shaped(s, "WINT", limits)
+	       || shaped(s, "SIZE", limits);
 }
 
 /* Return 1 if S is of a macro family of <math.h>: FP_NAN, M_PI (POSIX). */
@@ -144,6 +153,7 @@ static const struct header {
 	{"<limits.h>", limits_words, NULL},
 	{"<stdint.h>", stdint_words, stdint_family},
 	{"<math.h>", math_words, math_family},
+	{"a compiler in its GNU mode", predefined_words, NULL},
 	{NULL, NULL, NULL}
 };
 
@@ -188,8 +198,8 @@ kept_by(const char *s, char *buf, size_t size)
 		}
 	if (strncmp(s, "bc_", 3) == 0 || strncmp(s, "BC_", 3) == 0)
 		return "the runtime's (bc_ and BC_)";
-	if (s[0] == '_' && (s[1] == '_' || (s[1] >= 'A' && s[1] <= 'Z')))
-		return "reserved for the C implementation (_X and __)";
+	if ((s[0] == '_' && s[1] >= 'A' && s[1] <= 'Z') || strstr(s, "__"))
+		return "reserved for the C and C++ implementations (_X, and __ anywhere)";
 	return NULL;
 }
 

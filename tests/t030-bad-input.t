@@ -85,9 +85,14 @@ done <<EOF_CASES
 1|-o k.c SIZE_MAX=3|bcastgen: error: operand name 'SIZE_MAX' is a name <stdint.h> defines: choose another name
 1|-o k.c x=3 NAN=3|bcastgen: error: operand name 'NAN' is a name <math.h> defines: choose another name
 1|-o k.c INFINITY=3|bcastgen: error: operand name 'INFINITY' is a name <math.h> defines: choose another name
+1|-o k.c MAXFLOAT=3|bcastgen: error: operand name 'MAXFLOAT' is a name <math.h> defines: choose another name
+1|-o k.c PTRDIFF_MIN=3|bcastgen: error: operand name 'PTRDIFF_MIN' is a name <stdint.h> defines: choose another name
+1|-o k.c UINT8_WIDTH=3|bcastgen: error: operand name 'UINT8_WIDTH' is a name <stdint.h> defines: choose another name
+1|-o k.c unix=3|bcastgen: error: operand name 'unix' is a name a compiler in its GNU mode defines: choose another name
+1|-o k.c a__b=3|bcastgen: error: operand name 'a__b' is reserved for the C and C++ implementations (_X, and __ anywhere): choose another name
 1|-o k.c CHAR_BIT=3|bcastgen: error: operand name 'CHAR_BIT' is a name <limits.h> defines: choose another name
 1|-o k.c bc_x=3|bcastgen: error: operand name 'bc_x' is the runtime's (bc_ and BC_): choose another name
-1|-o k.c __x=3|bcastgen: error: operand name '__x' is reserved for the C implementation (_X and __): choose another name
+1|-o k.c __x=3|bcastgen: error: operand name '__x' is reserved for the C and C++ implementations (_X, and __ anywhere): choose another name
 1|-o k.c K_RANK=3|bcastgen: error: 'K_RANK', an operand of kernel 'k', is also a macro of kernel 'k': choose another name
 1|-o k.c --expr=x*x+x_v x=3 x_v=3|bcastgen: error: 'x_v', an operand of kernel 'k', is also the local that holds x's value in kernel 'k': choose another name
 1|-o k.c --strategy=loops x=3,4 y=3,1 out_0=1|bcastgen: error: 'out_0', an operand of kernel 'k', is also a pointer kernel 'k' moves through out: choose another name
@@ -98,7 +103,10 @@ done <<EOF_CASES
 1|-o main.c x=3|bcastgen: error: kernel name 'main' is a function of the C library: choose another with --name
 1|-o k.c --name sqrtf x=3|bcastgen: error: kernel name 'sqrtf' is a function of the C library: choose another with --name
 1|-o k.c --name _k x=3|bcastgen: error: kernel name '_k' is reserved at file scope for the C implementation (_x): choose another with --name
-1|-o out/bc.c x=3|bcastgen: error: output file 'out/bc.c' would write a header bc.h that hides the runtime's bc.h from the kernels: choose another name
+1|-o out/bc.c x=3|bcastgen: error: output file 'out/bc.c' would write a header bc.h that hides the one the kernels include: choose another name
+1|-o out/stdint.c x=3|bcastgen: error: output file 'out/stdint.c' would write a header stdint.h that hides the one the kernels include: choose another name
+1|-o k.c --name j0 x=3|bcastgen: error: kernel name 'j0' is a function of the C library: choose another with --name
+1|-o k.c --name va_start x=3|bcastgen: error: kernel name 'va_start' is a function of the C library: choose another with --name
 1|-o k.c k=3|bcastgen: error: 'k', an operand of kernel 'k', is also the function of kernel 'k': choose another name
 1|-o k.h x=3|bcastgen: error: output file 'k.h' does not end in .c
 1|-o my-k.c x=3|bcastgen: error: kernel name 'my-k' is not a C identifier (it comes from -o; set it with --name)
@@ -106,6 +114,11 @@ done <<EOF_CASES
 1|-o nodir/k.c x=3|bcastgen: error: cannot create a temporary file for 'nodir/k.c': No such file or directory
 1|-o k.c --inplace --op lt x=3 y=3|bcastgen: error: --inplace writes the result into 'x', whose dtype f32 is not the result's u8
 2|--frobnicate x=2|bcastgen: error: unknown option '--frobnicate'
+2|--op add --op mul x=2 y=2|bcastgen: error: option '--op' is given twice
+2|-o k.c --axis=1 --axis 2 x=2 y=2|bcastgen: error: option '--axis' is given twice
+2|--name a --name b x=2|bcastgen: error: option '--name' is given twice
+2|--shape=1 x=2|bcastgen: error: option '--shape' takes no value
+2|--inplace=1 x=2|bcastgen: error: option '--inplace' takes no value
 2|--axis|bcastgen: error: option '--axis' needs a value
 2|--shape|bcastgen: error: no operands: give at least one NAME=SHAPE
 2||bcastgen: error: no operands: give at least one NAME=SHAPE
