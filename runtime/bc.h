@@ -298,22 +298,11 @@ BC__FMINMAX(u64, uint64_t)
  * may differ on signed zeros; x86-64 is the reference here.)
  * gcc vectorizes these.  No libm needed.
  */
-static inline float bc_max_f32(float a, float b)
-{
-	return a != a ? a : (a > b ? a : b);
-}
-static inline float bc_min_f32(float a, float b)
-{
-	return a != a ? a : (a < b ? a : b);
-}
-static inline double bc_max_f64(double a, double b)
-{
-	return a != a ? a : (a > b ? a : b);
-}
-static inline double bc_min_f64(double a, double b)
-{
-	return a != a ? a : (a < b ? a : b);
-}
+#define BC__MAX_MIN(S, T)                                                     \
+static inline T bc_max_##S(T a, T b) { return a != a ? a : (a > b ? a : b); }  \
+static inline T bc_min_##S(T a, T b) { return a != a ? a : (a < b ? a : b); }
+BC__MAX_MIN(f32, float)
+BC__MAX_MIN(f64, double)
 
 /*
  * Bit casts between float and uint32_t, double and uint64_t.
@@ -332,50 +321,31 @@ static inline double bc_min_f64(double a, double b)
 typedef char bc__float_is_32_bits[sizeof(float) == 4 ? 1 : -1];
 typedef char bc__double_is_64_bits[sizeof(double) == 8 ? 1 : -1];
 
-static inline uint32_t bc__f32_bits(float f)
+static inline void bc__copy_bytes(void *to, const void *from, size_t n)
 {
-	const unsigned char *s = (const unsigned char *)&f;
-	uint32_t u;
-	unsigned char *d = (unsigned char *)&u;
+	unsigned char *d = (unsigned char *)to;
+	const unsigned char *s = (const unsigned char *)from;
 	size_t i;
 
-	for (i = 0; i < sizeof u; i++)
+	for (i = 0; i < n; i++)
 		d[i] = s[i];
-	return u;
 }
-static inline float bc__bits_f32(uint32_t u)
-{
-	const unsigned char *s = (const unsigned char *)&u;
-	float f;
-	unsigned char *d = (unsigned char *)&f;
-	size_t i;
-
-	for (i = 0; i < sizeof f; i++)
-		d[i] = s[i];
-	return f;
+/* bc__S_bits(f): F's bits as U; bc__bits_S(u): the float T whose bits are U. */
+#define BC__BIT_CASTS(S, T, U)                                                \
+static inline U bc__##S##_bits(T f)                                           \
+{                                                                             \
+	U u;                                                                  \
+	bc__copy_bytes(&u, &f, sizeof u);                                     \
+	return u;                                                             \
+}                                                                             \
+static inline T bc__bits_##S(U u)                                             \
+{                                                                             \
+	T f;                                                                  \
+	bc__copy_bytes(&f, &u, sizeof f);                                     \
+	return f;                                                             \
 }
-static inline uint64_t bc__f64_bits(double f)
-{
-	const unsigned char *s = (const unsigned char *)&f;
-	uint64_t u;
-	unsigned char *d = (unsigned char *)&u;
-	size_t i;
-
-	for (i = 0; i < sizeof u; i++)
-		d[i] = s[i];
-	return u;
-}
-static inline double bc__bits_f64(uint64_t u)
-{
-	const unsigned char *s = (const unsigned char *)&u;
-	double f;
-	unsigned char *d = (unsigned char *)&f;
-	size_t i;
-
-	for (i = 0; i < sizeof f; i++)
-		d[i] = s[i];
-	return f;
-}
+BC__BIT_CASTS(f32, float, uint32_t)
+BC__BIT_CASTS(f64, double, uint64_t)
 
 /*
  * np.fmax / np.fmin for floats: the NaN-ignoring maximum and minimum, bit
@@ -390,22 +360,11 @@ static inline double bc__bits_f64(uint64_t u)
  * quiet and returns that; here a signalling NaN is treated as any NaN,
  * wherever it is.
  */
-static inline float bc_fmax_f32(float a, float b)
-{
-	return b != b ? a : (a > b ? a : b);
-}
-static inline float bc_fmin_f32(float a, float b)
-{
-	return b != b ? a : (a < b ? a : b);
-}
-static inline double bc_fmax_f64(double a, double b)
-{
-	return b != b ? a : (a > b ? a : b);
-}
-static inline double bc_fmin_f64(double a, double b)
-{
-	return b != b ? a : (a < b ? a : b);
-}
+#define BC__FMAX_FMIN(S, T)                                                   \
+static inline T bc_fmax_##S(T a, T b) { return b != b ? a : (a > b ? a : b); } \
+static inline T bc_fmin_##S(T a, T b) { return b != b ? a : (a < b ? a : b); }
+BC__FMAX_FMIN(f32, float)
+BC__FMAX_FMIN(f64, double)
 
 /*
  * np.copysign: |a| with the sign bit of b, by bits, as NumPy: a NaN a
