@@ -66,9 +66,9 @@ both_given(struct strbuf *err, const struct desc *d, const char *a, const char *
 /*
 ** Set D's dtype, unless --dtype gave it, to NumPy's promotion of its
 ** operands' dtypes (np.result_type; f32 for an operand without one),
-** and each input's stored dtype: its own, or the kernel's. As NumPy picks its loops: an op that
-** takes only floats computes in the least float that holds each operand,
-** and where's condition has no say.
+** and each input's stored dtype: its own, or the kernel's. As NumPy
+** picks its loops: an op that takes only floats computes in the least
+** float that holds each operand, and where's condition has no say.
 */
 static void
 set_dtypes(struct desc *d)
@@ -78,7 +78,7 @@ set_dtypes(struct desc *d)
 
 	for (int i = 0; i < d->nops; i++)
 		d->stored[i] = d->operand[i].dtype[0] ? dtype_find(d->operand[i].dtype) : f32;
-	if (d->given & (1u << field_find("dtype", FROM_SPEC))) {
+	if (field_given(d, field_find("dtype", FROM_SPEC))) {
 		for (int i = 0; i < d->nops; i++)
 			d->stored[i] = d->operand[i].dtype[0] ? d->stored[i] : d->dtype;
 		return;
@@ -112,7 +112,7 @@ desc_finish(struct desc *d, struct strbuf *where, struct strbuf *err)
 		       : "no operands: list them in order, as \"x=2,3\", \"y=3\"");
 		return EXIT_USAGE;
 	}
-	if (d->expr_src && (d->given & (1u << field_find("op", FROM_SPEC)))) {
+	if (d->expr_src && field_given(d, field_find("op", FROM_SPEC))) {
 		both_given(err, d, "op", "expr");
 		return EXIT_USAGE;
 	}
@@ -174,8 +174,7 @@ desc_command(struct strbuf *sb, const struct desc *d, const char *name)
 		const struct operand *op = &d->operand[i];
 
 		sb_printf(sb, " %s%s%s=", op->name, op->dtype[0] ? ":" : "", op->dtype);
-		for (int k = 0; k < op->shape.rank; k++)
-			sb_printf(sb, k ? ",%llu" : "%llu", (unsigned long long)op->shape.dim[k]);
+		shape_format_sizes(sb, &op->shape);
 	}
 	if (d->origin)
 		sb_printf(sb, " (%s)", d->origin);

@@ -190,11 +190,8 @@ show_loop_order(struct strbuf *sb, const struct desc *d)
 static void
 show_out_shape(struct strbuf *sb, const struct desc *d)
 {
-	const struct shape *s = &d->out_shape.shape;
-
 	sb_add(sb, " --out-shape ");
-	for (int k = 0; k < s->rank; k++)
-		sb_printf(sb, k ? ",%llu" : "%llu", (unsigned long long)s->dim[k]);
+	shape_format_sizes(sb, &d->out_shape.shape);
 }
 
 /* --op, unless the computation is an --expr: an op is always shown. */
@@ -314,6 +311,6 @@ void
 field_show(struct strbuf *sb, const struct desc *d)
 {
 	for (int k = 0; fields[k].name; k++)
-		if (fields[k].always_shown || (d->given & (1u << k)))
+		if (fields[k].always_shown || field_given(d, k))
 			fields[k].show(sb, d);
 }

@@ -12,12 +12,7 @@ struct kernel {
 	char *name;			/* the C function */
 	char *command;			/* the canonical command that makes it */
 	char *formula;			/* the computation as NumPy would write it */
-	struct expr *expr;		/* the computation: the description's */
-	const struct dtype *dtype;	/* the computation's */
 	const struct dtype *out_dtype;	/* the result's as stored */
-	const struct dtype *in_dtype[BCAST_MAX_OPERANDS];	/* each input's */
-	int nin;			/* inputs: the first nin operands of b */
-	int inplace;			/* the result goes into input 0 */
 	struct bcast b;			/* resolve: the broadcast */
 	struct plan plan;		/* plan: the walk over the result */
 };

@@ -107,22 +107,16 @@ describe(const struct run *r, struct desc *d, struct kernel *k, struct strbuf *e
 	else
 		sb_printf(&name, "%.*s", (int)strlen(base) - 2, base);
 	k->name = name.s;
-	k->expr = &d->expr;
-	k->dtype = d->dtype;
-	k->nin = d->nops;
-	k->inplace = d->inplace;
 	k->out_dtype = d->out_dtype ? d->out_dtype : d->expr.node[d->expr.root].type;
-	for (int i = 0; i < d->nops; i++)
-		k->in_dtype[i] = d->stored[i];
 	desc_command(&command, d, k->name);
 	k->command = command.s;
 	desc_formula(&formula, d);
 	k->formula = formula.s;
 	if (names_check_chosen(k, !d->name, err) != 0)
 		return;
-	if (d->inplace && k->in_dtype[0] != k->out_dtype)
+	if (d->inplace && d->stored[0] != k->out_dtype)
 		sb_printf(err, "--inplace writes the result into '%s', whose dtype %s is not "
-		          "the result's %s", d->operand[0].name, k->in_dtype[0]->name,
+		          "the result's %s", d->operand[0].name, d->stored[0]->name,
 		          k->out_dtype->name);
 }
 
@@ -136,7 +130,7 @@ plan(struct kernel *k, struct strbuf *err)
 	struct plan_request rq = {
 		d->nops, d->inplace, d->strategy, d->unroll_limit,
 		d->nloop_order ? d->loop_order : NULL, d->nloop_order, &d->expr, d->dtype,
-		k->in_dtype, k->out_dtype
+		d->stored, k->out_dtype
 	};
 
 	plan_build(&k->plan, &k->b, &rq, err);
@@ -150,7 +144,7 @@ plan(struct kernel *k, struct strbuf *err)
 static void
 render_kernel(struct run *r, const struct kernel *k, int i, struct strbuf *c, struct strbuf *h)
 {
-	struct strbuf what = {0};
+	struct strbuf fn = {0}, operand = {0};
 
 	model_push_kernel(r->L, k);
 	lua_pushvalue(r->L, -1);
@@ -159,19 +153,18 @@ render_kernel(struct run *r, const struct kernel *k, int i, struct strbuf *c, st
 		exit(EXIT_INPUT);
 	model_read_declared(r->L, -1, &r->names, i);
 	lua_pop(r->L, 1);
-	sb_printf(&what, "the function of kernel '%s'", k->name);
-	names_add(&r->names, k->name, what.s, i, 1, 1);
-	for (int j = 0; j < k->desc->nops; j++) {
-		sb_free(&what);
-		sb_printf(&what, "an operand of kernel '%s'", k->name);
-		names_add(&r->names, k->desc->operand[j].name, what.s, i, 1, 0);
-	}
-	sb_free(&what);
+	sb_printf(&fn, "the function of kernel '%s'", k->name);
+	names_add(&r->names, k->name, fn.s, i, 1, 1);
+	sb_printf(&operand, "an operand of kernel '%s'", k->name);
+	for (int j = 0; j < k->desc->nops; j++)
+		names_add(&r->names, k->desc->operand[j].name, operand.s, i, 1, 0);
+	sb_free(&fn);
+	sb_free(&operand);
 	r->libm |= k->plan.libm;
 	r->contract |= k->plan.contract;
 	r->f16 |= k->out_dtype->compute != NULL;
-	for (int j = 0; j < k->nin; j++)
-		r->f16 |= k->in_dtype[j]->compute != NULL;
+	for (int j = 0; j < k->desc->nops; j++)
+		r->f16 |= k->desc->stored[j]->compute != NULL;
 }
 
 /* Free what the phases put in K. */
@@ -328,8 +321,7 @@ print_result(const struct run *r, const struct bcast *b, struct strbuf *out)
 
 	bcast_result_shape(b, &result);
 	if (r->cli.shape) {
-		for (int d = 0; d < result.rank; d++)
-			sb_printf(out, d ? ",%llu" : "%llu", (unsigned long long)result.dim[d]);
+		shape_format_sizes(out, &result);
 		sb_add(out, "\n");
 		return;
 	}

@@ -8,6 +8,8 @@
 
 #include "model.h"
 
+#define DTYPES_KEY "bcastgen.dtypes"	/* registry: the dtypes' table */
+
 static void
 set_int(lua_State *L, const char *key, long long v)
 {
@@ -246,10 +248,10 @@ set_values(lua_State *L, const struct kernel *k)
 			lua_rawseti(L, -2, a + 1);
 		}
 		lua_setfield(L, -2, "args");
-		if (v->source >= 0 && k->expr->src) {
+		if (v->source >= 0 && k->desc->expr.src) {
 			struct strbuf text = {0};
 
-			expr_text(&text, k->expr, v->source);
+			expr_text(&text, &k->desc->expr, v->source);
 			set_str(L, "text", text.s);
 			sb_free(&text);
 		}
@@ -265,6 +267,30 @@ set_values(lua_State *L, const struct kernel *k)
 }
 
 /*
+** Push the table of the dtypes: for each name, {is_float, is_signed,
+** bits, compute}. It is made once per Lua state and kept in the registry.
+*/
+static void
+push_dtypes(lua_State *L)
+{
+	if (lua_getfield(L, LUA_REGISTRYINDEX, DTYPES_KEY) != LUA_TNIL)
+		return;
+	lua_pop(L, 1);
+	lua_createtable(L, 0, 12);
+	for (const struct dtype *t = dtype_table(); t->name; t++) {
+		lua_createtable(L, 0, 4);
+		set_bool(L, "is_float", t->is_float);
+		set_bool(L, "is_signed", t->is_signed);
+		set_int(L, "bits", t->bits);
+		if (t->compute)
+			set_str(L, "compute", t->compute);
+		lua_setfield(L, -2, t->name);
+	}
+	lua_pushvalue(L, -1);
+	lua_setfield(L, LUA_REGISTRYINDEX, DTYPES_KEY);
+}
+
+/*
 ** Push the model of kernel K for templates/kernel.c.lt and kernel.h.lt:
 ** the model of its broadcast (model_push_bcast) with the operands cut to
 ** the inputs, its names and types, and its plan as data.
@@ -273,19 +299,20 @@ void
 model_push_kernel(lua_State *L, const struct kernel *k)
 {
 	static const char *const stores[] = {"as_is", "f16", "f16_f64"};
+	const struct desc *d = k->desc;
 	const struct plan *p = &k->plan;
 	const struct bcast *b = &k->b;
 	int64_t out_strides[SHAPE_MAX_RANK], acc = 1;
 
-	model_push_bcast(L, b, k->inplace);
+	model_push_bcast(L, b, d->inplace);
 	lua_getfield(L, -1, "operands");
-	for (int i = k->nin; i < b->nops; i++) {	/* the out shape of copy: not an input */
+	for (int i = d->nops; i < b->nops; i++) {	/* the out shape of copy: not an input */
 		lua_pushnil(L);
 		lua_rawseti(L, -2, i + 1);
 	}
-	for (int i = 0; i < k->nin; i++) {
+	for (int i = 0; i < d->nops; i++) {
 		lua_rawgeti(L, -1, i + 1);
-		set_str(L, "dtype", k->in_dtype[i]->name);
+		set_str(L, "dtype", d->stored[i]->name);
 		lua_pop(L, 1);
 	}
 	lua_pop(L, 1);
@@ -295,25 +322,16 @@ model_push_kernel(lua_State *L, const struct kernel *k)
 	set_str(L, "name", k->name);
 	set_str(L, "command", k->command);
 	set_str(L, "formula", k->formula);
-	set_str(L, "dtype", k->dtype->name);
-	set_bool(L, "promoted", k->desc->promoted);
+	set_str(L, "dtype", d->dtype->name);
+	set_bool(L, "promoted", d->promoted);
 	set_str(L, "out_dtype", k->out_dtype->name);
-	for (int d = b->rank - 1; d >= 0; d--) {
-		out_strides[d] = acc;
-		acc *= (int64_t)b->dim[d];
+	for (int dim = b->rank - 1; dim >= 0; dim--) {
+		out_strides[dim] = acc;
+		acc *= (int64_t)b->dim[dim];
 	}
 	set_ints(L, "out_strides", out_strides, b->rank);
 
-	lua_createtable(L, 0, 10);
-	for (const struct dtype *t = dtype_table(); t->name; t++) {
-		lua_createtable(L, 0, 3);
-		set_bool(L, "is_float", t->is_float);
-		set_bool(L, "is_signed", t->is_signed);
-		set_int(L, "bits", t->bits);
-		if (t->compute)
-			set_str(L, "compute", t->compute);
-		lua_setfield(L, -2, t->name);
-	}
+	push_dtypes(L);
 	lua_setfield(L, -2, "dtypes");
 	set_str(L, "strategy", plan_strategy_name(p->strategy));
 	set_str(L, "store", stores[p->store]);

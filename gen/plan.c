@@ -138,10 +138,24 @@ convert_kind(const struct dtype *from, const struct dtype *to)
 	return CONVERT_WRAP;
 }
 
+static int convert(struct plan *p, int a, const struct dtype *from, const struct dtype *to);
+
 /*
-** Return the value of A converted from dtype FROM to TO (A itself if
-** nothing changes). An integer becomes f16 through f32, as in NumPy.
+** An integer becomes f16 through f32, as in NumPy: if A, of dtype *FROM,
+** is to become TO, f16, and is an integer, return it converted to f32,
+** *FROM then f32; else A.
 */
+static int
+through_f32(struct plan *p, int a, const struct dtype **from, const struct dtype *to)
+{
+	if (!to->compute || (*from)->is_float)
+		return a;
+	a = convert(p, a, *from, dtype_compute(to));
+	*from = dtype_compute(to);
+	return a;
+}
+
+/* Return the value of A converted from dtype FROM to TO (A itself if nothing changes). */
 static int
 convert(struct plan *p, int a, const struct dtype *from, const struct dtype *to)
 {
@@ -149,10 +163,7 @@ convert(struct plan *p, int a, const struct dtype *from, const struct dtype *to)
 
 	if (from == to)
 		return a;
-	if (to->compute && !from->is_float) {
-		a = convert(p, a, from, dtype_compute(to));
-		from = dtype_compute(to);
-	}
+	a = through_f32(p, a, &from, to);
 	v.kind = VALUE_CONVERT;
 	v.type = to;
 	v.convert = convert_kind(from, to);
@@ -215,16 +226,16 @@ static int
 round_back(struct plan *p, const struct plan_value *v, const struct dtype *t, int i)
 {
 	struct plan_value step = *v;
-	int r = v->arg[0];
+	int r;
 
 	step.hoistable = 0;
 	step.source = -1;
-	for (int k = v->nargs > 2 ? 1 : 0; k < (v->nargs > 2 ? v->nargs : 1); k++) {
-		if (v->nargs > 2) {
-			step.nargs = 2;
-			step.arg[0] = r;
-			step.arg[1] = v->arg[k];
-		}
+	if (v->nargs <= 2)
+		r = convert(p, add_value(p, &step), v->type, t);
+	for (int k = 1; v->nargs > 2 && k < v->nargs; k++) {
+		step.nargs = 2;
+		step.arg[0] = k == 1 ? v->arg[0] : r;
+		step.arg[1] = v->arg[k];
 		r = convert(p, add_value(p, &step), v->type, t);
 	}
 	p->value[r].hoistable = 1;
@@ -267,11 +278,7 @@ add_node(struct plan *p, const struct plan_request *rq, int i)
 	case EXPR_CAST: {
 		const struct dtype *from = rq->expr->node[n->arg[0]].type;
 
-		v.arg[0] = add_node(p, rq, n->arg[0]);
-		if (n->type->compute && !from->is_float) {	/* to f16 through f32 */
-			v.arg[0] = convert(p, v.arg[0], from, dtype_compute(n->type));
-			from = dtype_compute(n->type);
-		}
+		v.arg[0] = through_f32(p, add_node(p, rq, n->arg[0]), &from, n->type);
 		v.kind = VALUE_CONVERT;
 		v.convert = convert_kind(from, n->type);
 		v.nargs = 1;
@@ -510,7 +517,7 @@ plan_build(struct plan *p, const struct bcast *b, const struct plan_request *rq,
 {
 	const struct expr *e = rq->expr;
 	struct shape s;
-	int root;
+	int root, fma = 0;
 
 	memset(p, 0, sizeof *p);
 	p->nin = rq->nin;
@@ -525,16 +532,15 @@ plan_build(struct plan *p, const struct bcast *b, const struct plan_request *rq,
 	root = convert(p, root, e->node[e->root].type, rq->out_dtype);
 	if (rq->out_dtype->compute)
 		set_store(p, root);
-	for (int i = 0, fp = 0; i < p->nvalues; i++) {
+	for (int i = 0; i < p->nvalues; i++) {
 		const struct plan_value *v = &p->value[i];
 
-		if (v->kind != VALUE_OP || !v->op)
-			continue;
-		p->libm |= op_needs_libm(v->op, v->calc);
-		if (v->calc->is_float)
-			fp |= v->op->fma_part;
-		p->contract = fp == (FMA_MULTIPLY | FMA_ADD);
+		if (v->kind == VALUE_OP && v->op) {
+			p->libm |= op_needs_libm(v->op, v->calc);
+			fma |= v->calc->is_float ? v->op->fma_part : 0;
+		}
 	}
+	p->contract = fma == (FMA_MULTIPLY | FMA_ADD);
 	derive(p);
 	return 0;
 }

@@ -161,12 +161,19 @@ shape_equal(const struct shape *a, const struct shape *b)
 	return 1;
 }
 
+/* Append S's sizes as they are written: "2,3", "3", or nothing for a scalar. */
+void
+shape_format_sizes(struct strbuf *sb, const struct shape *s)
+{
+	for (int i = 0; i < s->rank; i++)
+		sb_printf(sb, i ? ",%llu" : "%llu", (unsigned long long)s->dim[i]);
+}
+
 /* Append S in NumPy's tuple notation: "(2,3)", "(3,)", "()". */
 void
 shape_format(struct strbuf *sb, const struct shape *s)
 {
 	sb_add(sb, "(");
-	for (int i = 0; i < s->rank; i++)
-		sb_printf(sb, i ? ",%llu" : "%llu", (unsigned long long)s->dim[i]);
+	shape_format_sizes(sb, s);
 	sb_add(sb, s->rank == 1 ? ",)" : ")");
 }

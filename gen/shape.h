@@ -29,6 +29,7 @@ int operand_parse(const char *arg, struct operand *op, struct strbuf *err);
 uint64_t shape_count(const struct shape *s);
 int shape_equal(const struct shape *a, const struct shape *b);
 void shape_format(struct strbuf *sb, const struct shape *s);
+void shape_format_sizes(struct strbuf *sb, const struct shape *s);
 int shape_count_fits(const uint64_t *dim, int rank);
 
 #endif
