@@ -103,6 +103,8 @@ done <<EOF_CASES
 1|-o main.c x=3|bcastgen: error: kernel name 'main' is a function of the C library: choose another with --name
 1|-o k.c --name sqrtf x=3|bcastgen: error: kernel name 'sqrtf' is a function of the C library: choose another with --name
 1|-o k.c --name _k x=3|bcastgen: error: kernel name '_k' is reserved at file scope for the C implementation (_x): choose another with --name
+1|-o k.c -M k.c x=3|bcastgen: error: the depfile 'k.c' would overwrite an output: choose another path
+1|-o k.c -M k.h x=3|bcastgen: error: the depfile 'k.h' would overwrite an output: choose another path
 1|-o out/bc.c x=3|bcastgen: error: output file 'out/bc.c' would write a header bc.h that hides the one the kernels include: choose another name
 1|-o out/stdint.c x=3|bcastgen: error: output file 'out/stdint.c' would write a header stdint.h that hides the one the kernels include: choose another name
 1|-o k.c --name j0 x=3|bcastgen: error: kernel name 'j0' is a function of the C library: choose another with --name

@@ -120,6 +120,11 @@ check $? "a spec without -o is a usage error"
 "$GEN" kernels.lua --op add -o out/x.c 2>err
 [ $? = 2 ] && grep -q 'operands and kernel options go in the spec' err
 check $? "kernel options beside a spec are a usage error"
+cp kernels.lua keep.lua
+"$GEN" kernels.lua -o out/x.c -M kernels.lua 2>err
+[ $? = 1 ] && cmp -s kernels.lua keep.lua && [ ! -e out/x.c ] \
+	&& grep -q "the depfile 'kernels.lua' would overwrite the spec" err
+check $? "a depfile that names the spec is refused, the spec untouched"
 "$GEN" missing.lua -o out/x.c 2>err
 [ $? = 1 ] && grep -q "cannot open spec file 'missing.lua': No such file" err
 check $? "a missing spec file is an input error"
