@@ -15,6 +15,8 @@
 ** the other and pads it with 1s on both sides; the comparison that
 ** follows is the same. Both are described in DESIGN.md.
 */
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "bcast.h"
@@ -154,15 +156,21 @@ set_strides(struct bcast *b)
 }
 
 /*
-** Resolve the axis mode for B's two operands. Sets the alignment, or
-** BC_ERR_AXIS when AXIS is out of range.
+** Resolve the axis mode for B's two operands as Paddle's shape inference
+** does: identical shapes ignore the axis; equal ranks take -1 or 0;
+** otherwise the axis must be from -R to R - 1 (R the larger rank), an
+** axis k below -1 counts as |rank x - rank y| + k + 1, and the
+** lower-rank operand, its trailing 1s dropped, must fit where it is
+** placed. Sets the alignment, or BC_ERR_AXIS with the valid ranges.
 */
 static void
 align_axis(struct bcast *b, int axis)
 {
 	const struct shape *x = &b->ops[0].shape, *y = &b->ops[1].shape;
-	int big, small, hi;
+	int big, small, diff, kept;
 
+	b->max_rank = x->rank > y->rank ? x->rank : y->rank;
+	b->placed_at = axis;
 	if (shape_equal(x, y) || axis == BCAST_NUMPY_AXIS) {
 		b->mode = shape_equal(x, y) ? BC_AXIS_IDENTICAL : BC_NUMPY;
 		align_right(b);
@@ -172,6 +180,7 @@ align_axis(struct bcast *b, int axis)
 		if (axis != 0) {
 			b->err = BC_ERR_AXIS;
 			b->axis_lo = b->axis_hi = 0;
+			b->neg_lo = 0, b->neg_hi = -1;
 			return;
 		}
 		b->mode = BC_AXIS_EQUAL_RANK;
@@ -181,20 +190,27 @@ align_axis(struct bcast *b, int axis)
 	big = x->rank > y->rank ? 0 : 1;
 	small = 1 - big;
 	b->small = small;
-	b->op[small].trimmed = b->ops[small].shape.rank - trimmed_rank(&b->ops[small].shape);
-	hi = b->ops[big].shape.rank - trimmed_rank(&b->ops[small].shape);
-	if (axis < 0 || axis > hi) {
+	kept = trimmed_rank(&b->ops[small].shape);
+	b->op[small].trimmed = b->ops[small].shape.rank - kept;
+	diff = b->max_rank - b->ops[small].shape.rank;
+	b->axis_lo = 0;
+	b->axis_hi = b->max_rank - kept < b->max_rank - 1 ? b->max_rank - kept : b->max_rank - 1;
+	b->neg_lo = -diff - 1 > -b->max_rank ? -diff - 1 : -b->max_rank;
+	b->neg_hi = b->axis_hi - diff - 1 < -2 ? b->axis_hi - diff - 1 : -2;
+	if (axis < -1 && axis >= -b->max_rank) {
+		b->mapped = 1;
+		b->placed_at = diff + axis + 1;
+	}
+	if (axis < -b->max_rank || b->placed_at < 0 || b->placed_at > b->axis_hi) {
 		b->err = BC_ERR_AXIS;
-		b->axis_lo = 0;
-		b->axis_hi = hi;
 		return;
 	}
 	b->mode = BC_AXIS_PLACED;
-	b->rank = b->ops[big].shape.rank;
+	b->rank = b->max_rank;
 	b->op[big].pad = 0;
 	memcpy(b->op[big].dim, b->ops[big].shape.dim, (size_t)b->rank * sizeof(uint64_t));
-	b->op[small].pad = axis;
-	place_at_axis(b->op[small].dim, b->rank, &b->ops[small].shape, axis);
+	b->op[small].pad = b->placed_at;
+	place_at_axis(b->op[small].dim, b->rank, &b->ops[small].shape, b->placed_at);
 }
 
 /*
@@ -207,10 +223,9 @@ find_working_axes(struct bcast *b)
 	const struct shape *big = &b->ops[1 - b->small].shape;
 	const struct shape *small = &b->ops[b->small].shape;
 	uint64_t dim[SHAPE_MAX_RANK];
-	int hi = big->rank - trimmed_rank(small);
 
 	b->naxis_ok = 0;
-	for (int a = 0; a <= hi; a++) {
+	for (int a = b->axis_lo; a <= b->axis_hi; a++) {
 		place_at_axis(dim, big->rank, small, a);
 		if (dims_broadcast(dim, big->dim, big->rank))
 			b->axis_ok[b->naxis_ok++] = a;
@@ -222,19 +237,54 @@ find_working_axes(struct bcast *b)
 }
 
 /*
+** Allocate B's NOPS operands, each with room for RANK dimensions: one
+** block per array, shared by all, zeroed.
+*/
+static void
+alloc_operands(struct bcast *b, int nops, int rank)
+{
+	size_t n = (size_t)nops * (size_t)rank;
+	uint64_t *dim;
+	int64_t *stride;
+	enum bcast_rule *rule;
+
+	if (nops <= 0)
+		return;
+	dim = xmalloc(n * sizeof *dim);
+	stride = xmalloc(n * sizeof *stride);
+	rule = xmalloc(n * sizeof *rule);
+	memset(dim, 0, n * sizeof *dim);
+	memset(stride, 0, n * sizeof *stride);
+	memset(rule, 0, n * sizeof *rule);
+	b->op = xmalloc((size_t)nops * sizeof *b->op);
+	memset(b->op, 0, (size_t)nops * sizeof *b->op);
+	for (int i = 0; i < nops; i++) {
+		b->op[i].dim = dim + (size_t)i * (size_t)rank;
+		b->op[i].stride = stride + (size_t)i * (size_t)rank;
+		b->op[i].rule = rule + (size_t)i * (size_t)rank;
+	}
+}
+
+/*
 ** Resolve the broadcasting of OPS[0..NOPS) into B: by the NumPy rule, or
 ** with AXIS_MODE set, by Paddle's elementwise AXIS for exactly two
 ** operands. On failure B->err says why and the fields it names are set;
 ** the rules are set for every dimension compared before the failure.
-** Assumes 1 <= NOPS <= BCAST_MAX_OPERANDS and OPS outlives B.
+** Assumes NOPS >= 1 (any number) and OPS outlives B; B holds memory
+** until bcast_free, which must come before B is resolved again.
 */
 void
 bcast_resolve(struct bcast *b, const struct operand *ops, int nops,
               int axis_mode, int axis)
 {
+	int rank = 0;
+
 	memset(b, 0, sizeof *b);
 	b->ops = ops;
 	b->nops = nops;
+	for (int i = 0; i < nops; i++)	/* the result's rank, by either rule */
+		rank = ops[i].shape.rank > rank ? ops[i].shape.rank : rank;
+	alloc_operands(b, nops, rank);
 	b->axis_mode = axis_mode;
 	b->axis = axis_mode ? axis : BCAST_NUMPY_AXIS;
 	b->mode = BC_NUMPY;
@@ -259,6 +309,19 @@ bcast_resolve(struct bcast *b, const struct operand *ops, int nops,
 		return;
 	}
 	set_strides(b);
+}
+
+/* Free what bcast_resolve allocated in B. */
+void
+bcast_free(struct bcast *b)
+{
+	if (b->op && b->nops > 0) {
+		free(b->op[0].dim);
+		free(b->op[0].stride);
+		free(b->op[0].rule);
+	}
+	free(b->op);
+	b->op = NULL;
 }
 
 /* Copy B's result shape into S. Assumes B resolved without error. */
@@ -330,6 +393,34 @@ format_table(struct strbuf *sb, const struct bcast *b)
 	}
 }
 
+/* Return how Paddle maps an axis k below -1 for B's ranks: "|4 - 2| + k + 1". */
+static const char *
+axis_rule(const struct bcast *b)
+{
+	static char buf[96];
+
+	snprintf(buf, sizeof buf, "an axis k below -1 means |%d - %d| + k + 1",
+	         b->ops[0].shape.rank, b->ops[1].shape.rank);
+	return buf;
+}
+
+/* Append the axes valid for B's shapes: "-1, 0 to 2, or -3 to -2". */
+static void
+format_valid_axes(struct strbuf *sb, const struct bcast *b)
+{
+	int neg = b->neg_lo <= b->neg_hi;
+
+	sb_add(sb, neg ? "-1, " : "-1, or ");
+	if (b->axis_lo == b->axis_hi)
+		sb_printf(sb, "%d", b->axis_lo);
+	else
+		sb_printf(sb, "%d to %d", b->axis_lo, b->axis_hi);
+	if (neg && b->neg_lo == b->neg_hi)
+		sb_printf(sb, ", or %d", b->neg_lo);
+	else if (neg)
+		sb_printf(sb, ", or %d to %d", b->neg_lo, b->neg_hi);
+}
+
 /*
 ** Append the message for B's error: what failed, then the aligned shapes,
 ** the offending dimension and, in axis mode, the axes that would work.
@@ -347,10 +438,21 @@ bcast_format_error(struct strbuf *sb, const struct bcast *b)
 	case BC_ERR_AXIS:
 		sb_printf(sb, "axis %d is out of range for ", b->axis);
 		format_operands(sb, b, " and ");
-		if (b->ops[0].shape.rank == b->ops[1].shape.rank)
+		if (b->ops[0].shape.rank == b->ops[1].shape.rank) {
 			sb_add(sb, ", which have the same rank: it must be -1 or 0");
+			break;
+		}
+		if (b->axis < -b->max_rank || b->axis >= b->max_rank)
+			sb_printf(sb, ": Paddle's axes go from %d to %d (the larger rank is %d), "
+			          "and", -b->max_rank, b->max_rank - 1, b->max_rank);
+		else if (b->mapped)
+			sb_printf(sb, " (axis %d is axis %d here: %s), and", b->axis,
+			          b->placed_at, axis_rule(b));
+		if (b->axis < -b->max_rank || b->axis >= b->max_rank || b->mapped)
+			sb_add(sb, " for these shapes it must be ");
 		else
-			sb_printf(sb, ": it must be -1, or 0 to %d", b->axis_hi);
+			sb_add(sb, ": it must be ");
+		format_valid_axes(sb, b);
 		for (int i = 0; i < 2; i++) {
 			const struct shape *s = &b->ops[i].shape;
 
@@ -374,7 +476,10 @@ bcast_format_error(struct strbuf *sb, const struct bcast *b)
 			int s = b->small;
 
 			sb_printf(sb, "\n  %s was placed at axis %d of %s", b->ops[s].name,
-			          b->axis, b->ops[1 - s].name);
+			          b->placed_at, b->ops[1 - s].name);
+			if (b->mapped)
+				sb_printf(sb, " (axis %d is axis %d here: %s)", b->axis,
+				          b->placed_at, axis_rule(b));
 			if (b->op[s].trimmed)
 				sb_printf(sb, " after dropping its %d trailing 1s", b->op[s].trimmed);
 			sb_add(sb, ":");

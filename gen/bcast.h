@@ -6,7 +6,6 @@
 
 #include "shape.h"
 
-#define BCAST_MAX_OPERANDS 32	/* NumPy 1.x's NPY_MAXARGS */
 #define BCAST_NUMPY_AXIS -1	/* --axis -1 and the default: the NumPy rule */
 
 /* How one operand's size in one dimension relates to the result's. */
@@ -28,17 +27,18 @@ enum bcast_mode {
 enum bcast_error {
 	BC_OK,
 	BC_ERR_MISMATCH,	/* sizes in dimension err_dim do not broadcast */
-	BC_ERR_AXIS,		/* axis outside axis_lo..axis_hi (or -1) */
+	BC_ERR_AXIS,		/* axis not -1, axis_lo..axis_hi or neg_lo..neg_hi */
 	BC_ERR_OPERANDS,	/* --axis needs exactly two operands */
 	BC_ERR_TOO_BIG		/* the result has more than SHAPE_MAX_COUNT elements */
 };
 
+/* One operand within the result; its arrays have the result's rank. */
 struct bcast_operand {
 	int pad;			/* 1s put before the operand's own dims */
 	int trimmed;			/* trailing 1s dropped (axis mode) */
-	uint64_t dim[SHAPE_MAX_RANK];	/* aligned sizes, result rank */
-	int64_t stride[SHAPE_MAX_RANK];	/* element strides; 0 = stretched */
-	enum bcast_rule rule[SHAPE_MAX_RANK];	/* valid for dims checked */
+	uint64_t *dim;			/* aligned sizes */
+	int64_t *stride;		/* element strides; 0 = stretched */
+	enum bcast_rule *rule;		/* valid for dims checked */
 };
 
 struct bcast {
@@ -47,20 +47,25 @@ struct bcast {
 	enum bcast_mode mode;
 	int axis_mode;			/* --axis was given */
 	int axis;			/* as given, or BCAST_NUMPY_AXIS */
+	int placed_at;			/* the axis once a negative one is mapped (below) */
+	int mapped;			/* axis < -1: placed_at = |rank x - rank y| + axis + 1 */
 	int small;			/* BC_AXIS_PLACED: index of the lower-rank operand */
 	int rank;			/* result rank */
 	uint64_t dim[SHAPE_MAX_RANK];	/* result sizes */
-	struct bcast_operand op[BCAST_MAX_OPERANDS];
+	struct bcast_operand *op;	/* nops of them, allocated: any number */
 	enum bcast_error err;
 	int err_dim;		/* BC_ERR_MISMATCH: the dimension */
 	int err_a, err_b;	/* BC_ERR_MISMATCH: the two operands in conflict */
-	int axis_lo, axis_hi;	/* BC_ERR_AXIS: the valid range besides -1 */
+	int axis_lo, axis_hi;	/* axis mode, ranks differ: the valid axes from 0 */
+	int neg_lo, neg_hi;	/* and below -1 (none if neg_lo > neg_hi) */
+	int max_rank;		/* axis mode: Paddle takes -max_rank to max_rank - 1 */
 	int axis_ok[SHAPE_MAX_RANK + 2];	/* axis mode mismatch: axes that work */
 	int naxis_ok;
 };
 
 void bcast_resolve(struct bcast *b, const struct operand *ops, int nops,
                    int axis_mode, int axis);
+void bcast_free(struct bcast *b);
 void bcast_result_shape(const struct bcast *b, struct shape *s);
 void bcast_format_error(struct strbuf *sb, const struct bcast *b);
 const char *bcast_rule_name(enum bcast_rule r);

@@ -328,6 +328,7 @@ cli_read(int argc, char **argv, struct cli *c, struct desc *d)
 		return;
 	if (c->name)
 		d->name = xstrdup(c->name);
+	d->shapes_only = !c->output;
 	if ((status = desc_finish(d, &where, &err)) == EXIT_USAGE)
 		usage_error("%s", err.s);
 	if (status != 0 && where.s)

@@ -22,18 +22,73 @@ desc_init(struct desc *d, enum desc_source source)
 	d->unroll_limit = PLAN_UNROLL_DEFAULT;
 }
 
-/* Add the operand written TEXT ("x:i16=3,4"); its name must be new. */
+/* Append the kernel's operand limit and its reason. */
+static void
+operand_limit(struct strbuf *err)
+{
+	sb_printf(err, "a kernel takes at most %d operands (C guarantees %d parameters "
+	          "to a function)", PLAN_MAX_INPUTS, PLAN_MAX_INPUTS);
+}
+
+/* Return a hash of the C identifier S (FNV-1a). */
+static unsigned
+name_hash(const char *s)
+{
+	unsigned h = 2166136261u;
+
+	while (*s)
+		h = (h ^ (unsigned char)*s++) * 16777619u;
+	return h;
+}
+
+/*
+** Return the slot of D's table where operand name NAME is, or the empty
+** one where it would go. Assumes the table has an empty slot.
+*/
+static int
+find_slot(const struct desc *d, const char *name)
+{
+	unsigned mask = (unsigned)d->nslots - 1, k = name_hash(name) & mask;
+
+	while (d->slot[k] && strcmp(d->operand[d->slot[k] - 1].name, name) != 0)
+		k = (k + 1) & mask;
+	return (int)k;
+}
+
+/* Make D's table of names at least twice as large as its operands, plus one. */
+static void
+grow_slots(struct desc *d)
+{
+	if (d->nslots >= 2 * (d->nops + 1))
+		return;
+	d->nslots = d->nslots ? d->nslots * 2 : 16;
+	free(d->slot);
+	d->slot = xmalloc((size_t)d->nslots * sizeof *d->slot);
+	memset(d->slot, 0, (size_t)d->nslots * sizeof *d->slot);
+	for (int i = 0; i < d->nops; i++)
+		d->slot[find_slot(d, d->operand[i].name)] = i + 1;
+}
+
+/*
+** Add the operand written TEXT ("x:i16=3,4"); its name must be new. The
+** command line takes any number; a spec's kernel at most PLAN_MAX_INPUTS.
+*/
 int
 desc_add_operand(struct desc *d, const char *text, struct strbuf *err)
 {
 	struct operand *op;
+	int k;
 
-	if (d->nops == BCAST_MAX_OPERANDS) {
-		sb_printf(err, "more than %d operands", BCAST_MAX_OPERANDS);
+	if (d->source == FROM_SPEC && d->nops == PLAN_MAX_INPUTS) {
+		operand_limit(err);
 		return -1;
 	}
 	/* one more than the inputs: copy's out shape goes last */
-	d->operand = xrealloc(d->operand, (size_t)(d->nops + 2) * sizeof *d->operand);
+	if (d->nops + 2 > d->cap) {
+		d->cap = d->cap ? d->cap * 2 : 8;
+		d->operand = xrealloc(d->operand, (size_t)d->cap * sizeof *d->operand);
+	}
+	grow_slots(d);
 	op = &d->operand[d->nops];
 	if (operand_parse(text, op, err) != 0)
 		return -1;
@@ -43,12 +98,12 @@ desc_add_operand(struct desc *d, const char *text, struct strbuf *err)
 		dtype_list(err);
 		return -1;
 	}
-	for (int i = 0; i < d->nops; i++)
-		if (strcmp(d->operand[i].name, op->name) == 0) {
-			sb_printf(err, "operand '%s' is given twice", op->name);
-			return -1;
-		}
-	d->nops++;
+	k = find_slot(d, op->name);
+	if (d->slot[k]) {
+		sb_printf(err, "operand '%s' is given twice", op->name);
+		return -1;
+	}
+	d->slot[k] = ++d->nops;
 	return 0;
 }
 
@@ -73,14 +128,18 @@ both_given(struct strbuf *err, const struct desc *d, const char *a, const char *
 static void
 set_dtypes(struct desc *d)
 {
-	const struct dtype *f32 = dtype_find("f32"), *ts[BCAST_MAX_OPERANDS];
+	const struct dtype *f32 = dtype_find("f32");
+	const struct dtype **ts = xmalloc((size_t)d->nops * sizeof *ts);
 	int n = 0;
 
+	free(d->stored);
+	d->stored = xmalloc((size_t)d->nops * sizeof *d->stored);
 	for (int i = 0; i < d->nops; i++)
 		d->stored[i] = d->operand[i].dtype[0] ? dtype_find(d->operand[i].dtype) : f32;
 	if (field_given(d, field_find("dtype", FROM_SPEC))) {
 		for (int i = 0; i < d->nops; i++)
 			d->stored[i] = d->operand[i].dtype[0] ? d->stored[i] : d->dtype;
+		free(ts);
 		return;
 	}
 	for (int i = 0; i < d->nops; i++) {
@@ -92,6 +151,7 @@ set_dtypes(struct desc *d)
 	d->dtype = dtype_result(ts, n);
 	for (int i = 0; i < d->nops; i++)	/* one without a dtype is the kernel's */
 		d->stored[i] = d->operand[i].dtype[0] ? d->stored[i] : d->dtype;
+	free(ts);
 }
 
 /*
@@ -99,12 +159,14 @@ set_dtypes(struct desc *d)
 ** types checked. Return 0; or, with the message in ERR (and, for an
 ** error in the expression, its place "expr:LINE:COL" in WHERE, the
 ** message then followed by the line and a caret), EXIT_USAGE for fields
-** that cannot go together or are missing, EXIT_INPUT otherwise.
+** that cannot go together or are missing, EXIT_INPUT otherwise. Past
+** PLAN_MAX_INPUTS operands, a description that makes no kernel and names
+** no computation is left without one: its shapes are all it has.
 */
 int
 desc_finish(struct desc *d, struct strbuf *where, struct strbuf *err)
 {
-	const char *names[BCAST_MAX_OPERANDS];
+	const char **names;
 	int r;
 
 	if (d->nops == 0) {
@@ -116,11 +178,22 @@ desc_finish(struct desc *d, struct strbuf *where, struct strbuf *err)
 		both_given(err, d, "op", "expr");
 		return EXIT_USAGE;
 	}
+	if (d->nops > PLAN_MAX_INPUTS) {
+		if (d->shapes_only && !d->expr_src && !field_given(d, field_find("op", FROM_SPEC)))
+			return 0;
+		operand_limit(err);
+		sb_printf(err, ", got %d", d->nops);
+		if (d->source == FROM_CLI)
+			sb_add(err, "; --shape and --explain take any number");
+		return EXIT_INPUT;
+	}
 	set_dtypes(d);
 	if (d->expr_src) {
+		names = xmalloc((size_t)d->nops * sizeof *names);
 		for (int i = 0; i < d->nops; i++)
 			names[i] = d->operand[i].name;
 		r = expr_parse(&d->expr, d->expr_src, names, d->nops, err);
+		free(names);
 	} else {
 		if (op_check(d->op, d->nops, d->dtype, err) != 0)
 			return EXIT_INPUT;
@@ -148,15 +221,17 @@ desc_finish(struct desc *d, struct strbuf *where, struct strbuf *err)
 void
 desc_formula(struct strbuf *sb, const struct desc *d)
 {
-	const char *names[BCAST_MAX_OPERANDS];
+	const char **names;
 
 	if (d->expr_src) {
 		expr_text(sb, &d->expr, d->expr.root);
 		return;
 	}
+	names = xmalloc((size_t)d->nops * sizeof *names);
 	for (int i = 0; i < d->nops; i++)
 		names[i] = d->operand[i].name;
 	op_formula(sb, d->op, names, d->nops);
+	free(names);
 }
 
 /*
@@ -188,6 +263,8 @@ desc_free(struct desc *d)
 	free(d->expr_src);
 	free(d->origin);
 	free(d->operand);
+	free(d->slot);
+	free(d->stored);
 	expr_free(&d->expr);
 	memset(d, 0, sizeof *d);
 }

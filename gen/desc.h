@@ -20,12 +20,16 @@ struct desc {
 	enum desc_source source;
 	char *name;			/* the function's, or NULL: from -o */
 	struct operand *operand;	/* inputs, and room for copy's out shape */
-	int nops;			/* inputs */
+	int nops;			/* inputs: any number; a kernel's at most PLAN_MAX_INPUTS */
+	int cap;			/* room in operand[], one more than nops at least */
+	int *slot;			/* operands by name: 1 + index, 0 empty; nslots, a power of 2 */
+	int nslots;
+	int shapes_only;		/* no kernel is made: past PLAN_MAX_INPUTS, skip the computation */
 	const struct op *op;		/* --op, add by default */
 	char *expr_src;			/* --expr, or NULL */
 	const struct dtype *dtype;	/* --dtype, or NumPy's promotion of the operands' */
 	int promoted;			/* dtype promoted from the operands' own dtypes */
-	const struct dtype *stored[BCAST_MAX_OPERANDS];	/* each input's stored dtype */
+	const struct dtype **stored;	/* each input's stored dtype, once desc_finish ran */
 	const struct dtype *out_dtype;	/* --out-dtype, or NULL: the root's */
 	int axis_mode;			/* --axis given */
 	int axis;			/* its value, or BCAST_NUMPY_AXIS */

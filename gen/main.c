@@ -172,6 +172,7 @@ static void
 kernel_free(struct kernel *k)
 {
 	plan_free(&k->plan);
+	bcast_free(&k->b);
 	free(k->name);
 	free(k->command);
 	free(k->formula);
@@ -364,6 +365,7 @@ answer(struct run *r)
 	if (out.s)
 		fputs(out.s, stdout);
 	sb_free(&out);
+	bcast_free(&k->b);
 	free(k);
 }
 

@@ -104,6 +104,15 @@ model_push_bcast(lua_State *L, const struct bcast *b, int inplace)
 	set_str(L, "mode", bcast_mode_name(b->mode));
 	set_bool(L, "axis_mode", b->axis_mode);
 	set_int(L, "axis", b->axis);
+	if (b->axis_mode && b->err != BC_ERR_OPERANDS) {
+		set_int(L, "placed_at", b->placed_at);
+		set_bool(L, "mapped", b->mapped);
+		set_int(L, "max_rank", b->max_rank);
+		set_int(L, "axis_lo", b->axis_lo);
+		set_int(L, "axis_hi", b->axis_hi);
+		set_int(L, "neg_lo", b->neg_lo);
+		set_int(L, "neg_hi", b->neg_hi);
+	}
 	set_int(L, "rank", b->rank);
 	set_bool(L, "inplace", inplace);
 	if (b->mode == BC_AXIS_PLACED)

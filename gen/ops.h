@@ -6,7 +6,12 @@
 
 #include "util.h"
 
-#define BC_MAX_ARGS 32	/* operands of one op: BCAST_MAX_OPERANDS */
+/*
+** Operands of one op or call, and inputs of one kernel: C99 guarantees
+** 127 parameters in a function (5.2.4.1). A kernel's output makes 128,
+** which gcc, clang and MSVC take (they take thousands).
+*/
+#define BC_MAX_ARGS 127
 
 /*
 ** An element type. A dtype that C cannot compute in (f16) names the

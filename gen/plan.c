@@ -368,7 +368,7 @@ static void
 set_offsets(struct plan *p)
 {
 	uint64_t idx[SHAPE_MAX_RANK] = {0}, w = (uint64_t)p->nin + 1;
-	int64_t off[BCAST_MAX_OPERANDS + 1] = {0};
+	int64_t off[PLAN_MAX_INPUTS + 1] = {0};
 
 	free(p->offset);
 	p->offset = xmalloc((size_t)(p->count * w) * sizeof *p->offset);
@@ -520,6 +520,11 @@ plan_build(struct plan *p, const struct bcast *b, const struct plan_request *rq,
 	int root, fma = 0;
 
 	memset(p, 0, sizeof *p);
+	if (rq->nin > PLAN_MAX_INPUTS) {	/* desc.c says so first; the arrays rely on it */
+		sb_printf(err, "a kernel takes at most %d operands, got %d", PLAN_MAX_INPUTS,
+		          rq->nin);
+		return -1;
+	}
 	p->nin = rq->nin;
 	p->inplace = rq->inplace;
 	bcast_result_shape(b, &s);

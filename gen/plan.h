@@ -14,6 +14,7 @@
 #define PLAN_UNROLL_DEFAULT 16	/* --unroll-limit default */
 #define PLAN_UNROLL_CEILING 4096	/* whatever --unroll-limit says */
 #define PLAN_UNROLL_NODES 65536	/* elements unrolled times expression nodes */
+#define PLAN_MAX_INPUTS BC_MAX_ARGS	/* a kernel's inputs: C's 127 parameters */
 
 enum plan_strategy {
 	PLAN_AUTO,		/* unroll up to the limit, else loops */
@@ -37,8 +38,8 @@ enum plan_counter {
 struct plan_loop {
 	uint64_t extent;		/* trip count */
 	enum plan_counter counter;
-	int64_t stride[BCAST_MAX_OPERANDS + 1];	/* elements per iteration: inputs, then the output */
-	enum plan_move move[BCAST_MAX_OPERANDS + 1];
+	int64_t stride[PLAN_MAX_INPUTS + 1];	/* elements per iteration: inputs, then the output */
+	enum plan_move move[PLAN_MAX_INPUTS + 1];
 };
 
 /* Where an input is read. */
@@ -115,7 +116,7 @@ struct plan {
 	int nloops;			/* loops, outermost first */
 	int reordered;			/* not in the order of the result's dimensions */
 	struct plan_loop loop[SHAPE_MAX_RANK];
-	struct plan_read read[BCAST_MAX_OPERANDS];
+	struct plan_read read[PLAN_MAX_INPUTS];
 	struct plan_value *value;	/* the stored value's tree; the root is last */
 	int nvalues;
 	int *temps;			/* values computed once, before their level */

@@ -2,12 +2,15 @@
 ** t002-bcast: the NumPy rule and Paddle's axis, without Lua: result
 ** shapes, rules, strides and errors.
 */
+#include <stdio.h>
 #include <string.h>
 
 #include "bcast.h"
 #include "tap.h"
 
-static struct operand ops[BCAST_MAX_OPERANDS];
+#define MAX_OPS 1001		/* the most a test resolves: any number works */
+
+static struct operand ops[MAX_OPS];
 static struct bcast b;
 
 /*
@@ -17,7 +20,8 @@ static struct bcast b;
 static int
 resolve(const char *args, int axis_mode, int axis)
 {
-	char buf[512], *tok;
+	static char buf[16384];
+	char *tok;
 	int n = 0;
 
 	strcpy(buf, args);
@@ -28,6 +32,7 @@ resolve(const char *args, int axis_mode, int axis)
 			diag("bad operand in test: %s", err.s);
 		sb_free(&err);
 	}
+	bcast_free(&b);
 	bcast_resolve(&b, ops, n, axis_mode, axis);
 	return (int)b.err;
 }
@@ -138,12 +143,73 @@ main(void)
 	/* The axis range counts the rank without trailing 1s. */
 	ok1(resolve("x=2,3,4,5 y=4,5,1", 1, 2) == BC_OK && result_is("2,3,4,5"));
 	ok1(resolve("x=2,3,4,5 y=4,5,1", 1, 3) == BC_ERR_AXIS && b.axis_hi == 2);
-	ok1(message_has("it must be -1, or 0 to 2 (y counts as rank 2"));
-	ok1(resolve("x=2,3,4,5 y=3", 1, -2) == BC_ERR_AXIS && b.axis_hi == 3);
-	ok1(resolve("x=2,3,4 y=1,1", 1, 3) == BC_OK && result_is("2,3,4"));
+	ok1(message_has("it must be -1, 0 to 2, or -2 (y counts as rank 2"));
+	ok1(resolve("x=2,3,4 y=1,1", 1, 2) == BC_OK && result_is("2,3,4"));
+
+	/*
+	** As Paddle's shape inference: axes from -R to R - 1 (R the larger
+	** rank), an axis k below -1 meaning |rank x - rank y| + k + 1.
+	*/
+	ok1(resolve("x=2,3,4,5 y=3,4", 1, -2) == BC_OK && result_is("2,3,4,5"));
+	ok1(b.mapped && b.placed_at == 1 && b.op[1].pad == 1);
+	ok1(strides_are(1, (long long[]){0, 4, 1, 0}));
+	ok1(resolve("x=3,4 y=2,3,4,5", 1, -2) == BC_OK && result_is("2,3,4,5") && b.small == 0);
+	ok1(resolve("x=2,3,4,5 y=3", 1, -2) == BC_ERR_MISMATCH && b.placed_at == 2);
+	ok1(message_has("y was placed at axis 2 of x (axis -2 is axis 2 here: "
+	                "an axis k below -1 means |4 - 1| + k + 1)"));
+	ok1(resolve("x=2,3,4,5 y=2", 1, -4) == BC_OK && result_is("2,3,4,5"));
+	ok1(b.placed_at == 0 && b.neg_lo == -4 && b.neg_hi == -2);
+	ok1(resolve("x=2,3,4,5 y=3,4", 1, -4) == BC_ERR_AXIS && b.placed_at == -1);
+	ok1(message_has("axis -4 is out of range for x(2,3,4,5) and y(3,4) (axis -4 is axis -1 "
+	                "here: an axis k below -1 means |4 - 2| + k + 1), and for these "
+	                "shapes it must be -1, 0 to 2, or -3 to -2"));
+	ok1(resolve("x=2,3,4,5 y=3,4", 1, -5) == BC_ERR_AXIS);
+	ok1(message_has("Paddle's axes go from -4 to 3 (the larger rank is 4)"));
+	ok1(resolve("x=2,3,4,5 y=3,4", 1, 4) == BC_ERR_AXIS);
+	ok1(resolve("x=2,3,4,5 y=3,4", 1, -2147483647 - 1) == BC_ERR_AXIS);
+	/* y that trims to rank 0 may not sit at axis R: Paddle's range is [-R, R) */
+	ok1(resolve("x=2,3,4 y=1,1", 1, 3) == BC_ERR_AXIS && b.axis_hi == 2);
+	ok1(message_has("Paddle's axes go from -3 to 2"));
+	ok1(resolve("x=2,3,4 y=1,1", 1, -2) == BC_OK && b.placed_at == 0);
+	ok1(resolve("x=2,3,4 y=1,1", 1, -3) == BC_ERR_AXIS);
+	ok1(resolve("x=2,3 y=1", 1, 2) == BC_ERR_AXIS);
+	ok1(resolve("x=5 y=", 1, 0) == BC_OK && result_is("5"));
+	ok1(resolve("x=5 y=", 1, 1) == BC_ERR_AXIS);
+	ok1(resolve("x=5 y=", 1, -2) == BC_ERR_AXIS);
+	ok1(message_has("it must be -1, or 0"));
+	ok1(resolve("x=2,3,4 y=", 1, -3) == BC_OK && b.placed_at == 1);
+	ok1(resolve("x=2,3 y=1,3", 1, -2) == BC_ERR_AXIS);
+	ok1(message_has("which have the same rank: it must be -1 or 0"));
 	ok1(resolve("x=2,3 y=5", 1, 0) == BC_ERR_MISMATCH && b.naxis_ok == 0);
 	ok1(message_has("no axis value works"));
 	ok1(resolve("x=2 y=2 z=2", 1, 0) == BC_ERR_OPERANDS);
 	ok1(message_has("exactly two operands"));
+
+	/* Any number of operands, as numpy.broadcast_shapes takes. */
+	{
+		static char args[16384];
+		size_t len = 0;
+
+		for (int i = 0; i < 100; i++)	/* NumPy's test: (1, 2) a hundred times */
+			len += (size_t)sprintf(args + len, "%sa%d=1,2", i ? " " : "", i);
+		ok1(resolve(args, 0, 0) == BC_OK && result_is("1,2") && b.nops == 100);
+		len = 0;
+		for (int i = 0; i < 32; i++)	/* and 32 operands plus a scalar */
+			len += (size_t)sprintf(args + len, "a%d=1,2 ", i);
+		sprintf(args + len, "s=");
+		ok1(resolve(args, 0, 0) == BC_OK && result_is("1,2") && b.nops == 33);
+		len = 0;
+		for (int i = 0; i < 1000; i++)
+			len += (size_t)sprintf(args + len, "%sa%d=%s", i ? " " : "", i,
+			                       i == 500 ? "3,1" : i == 999 ? "4" : "1");
+		ok1(resolve(args, 0, 0) == BC_OK && result_is("3,4") && b.nops == 1000);
+		ok1(strides_are(500, (long long[]){1, 0}) && strides_are(999, (long long[]){0, 1}));
+		len = 0;
+		for (int i = 0; i < 1000; i++)
+			len += (size_t)sprintf(args + len, "%sa%d=%s", i ? " " : "", i,
+			                       i == 998 ? "2" : i == 999 ? "3" : "1");
+		ok1(resolve(args, 0, 0) == BC_ERR_MISMATCH && b.err_a == 998 && b.err_b == 999);
+	}
+	bcast_free(&b);
 	return done_testing();
 }

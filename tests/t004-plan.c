@@ -9,9 +9,9 @@
 #include "plan.h"
 #include "tap.h"
 
-static struct operand ops[BCAST_MAX_OPERANDS];
-static const char *names[BCAST_MAX_OPERANDS];
-static const struct dtype *in_dt[BCAST_MAX_OPERANDS];
+static struct operand ops[PLAN_MAX_INPUTS];
+static const char *names[PLAN_MAX_INPUTS];
+static const struct dtype *in_dt[PLAN_MAX_INPUTS];
 static struct bcast b;
 static struct expr e;
 static struct plan p;

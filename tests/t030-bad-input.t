@@ -44,8 +44,11 @@ done <<EOF_CASES
 1|x=2,1,4 y=3,2|bcastgen: error: operands could not be broadcast together with shapes x(2,1,4) y(3,2)
 1|--explain x=2,1,4 y=3,2|bcastgen: error: operands could not be broadcast together with shapes x(2,1,4) y(3,2)
 1|--axis 1 x=2,3,4,5 y=4,5|bcastgen: error: operands could not be broadcast together with shapes x(2,3,4,5) y(4,5)
-1|--axis 3 x=2,3,4,5 y=4,5|bcastgen: error: axis 3 is out of range for x(2,3,4,5) and y(4,5): it must be -1, or 0 to 2
-1|--axis -2 x=2,3,4,5 y=4,5|bcastgen: error: axis -2 is out of range for x(2,3,4,5) and y(4,5): it must be -1, or 0 to 2
+1|--axis 3 x=2,3,4,5 y=4,5|bcastgen: error: axis 3 is out of range for x(2,3,4,5) and y(4,5): it must be -1, 0 to 2, or -3 to -2
+1|--axis -2 x=2,3,4,5 y=4,5|bcastgen: error: operands could not be broadcast together with shapes x(2,3,4,5) y(4,5)
+1|--axis -4 x=2,3,4,5 y=4,5|bcastgen: error: axis -4 is out of range for x(2,3,4,5) and y(4,5) (axis -4 is axis -1 here: an axis k below -1 means |4 - 2| + k + 1), and for these shapes it must be -1, 0 to 2, or -3 to -2
+1|--axis -5 x=2,3,4,5 y=4,5|bcastgen: error: axis -5 is out of range for x(2,3,4,5) and y(4,5): Paddle's axes go from -4 to 3 (the larger rank is 4), and for these shapes it must be -1, 0 to 2, or -3 to -2
+1|--axis 2 x=2,3 y=1|bcastgen: error: axis 2 is out of range for x(2,3) and y(1,): Paddle's axes go from -2 to 1 (the larger rank is 2), and for these shapes it must be -1, 0 to 1, or -2 (y counts as rank 0 once its trailing 1s are dropped)
 1|--axis 1 x=2,3 y=1,3|bcastgen: error: axis 1 is out of range for x(2,3) and y(1,3), which have the same rank: it must be -1 or 0
 1|--axis foo x=2 y=2|bcastgen: error: bad axis 'foo': expected an integer
 1|--axis=99999999999 x=2 y=2|bcastgen: error: axis 99999999999 is out of range: it must be from -2147483648 to 2147483647
