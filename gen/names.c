@@ -6,6 +6,7 @@
 ** templates report those (declare() in lib.lua), so the check follows
 ** the templates and keeps no copy of their names.
 */
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -204,6 +205,50 @@ kept_by(const char *s, char *buf, size_t size)
 }
 
 /*
+** Check that the kernel name NAME is at most KERNEL_NAME_MAX characters.
+** Return 0, or -1 with the message in ERR, which shows only its start.
+*/
+int
+names_check_length(const char *name, struct strbuf *err)
+{
+	size_t n = strlen(name);
+
+	if (n <= KERNEL_NAME_MAX)
+		return 0;
+	sb_printf(err, "kernel name '%.32s...' is %zu characters long: the limit is %d",
+	          name, n, KERNEL_NAME_MAX);
+	return -1;
+}
+
+/*
+** Warn on stderr if kernel K's name, or a macro made from it (K_SHAPE,
+** the longest), is longer than NAME_PORTABLE_MAX characters.
+*/
+static void
+warn_length(const struct kernel *k)
+{
+	size_t n = strlen(k->name), macro = n + strlen("_SHAPE");
+
+	if (macro <= NAME_PORTABLE_MAX)
+		return;
+	fprintf(stderr, "%s: warning: ", progname);
+	if (k->desc->origin)
+		fprintf(stderr, "%s: ", k->desc->origin);
+	if (n > NAME_PORTABLE_MAX)
+		fprintf(stderr, "kernel name '%s' is %zu characters long", k->name, n);
+	else {
+		fprintf(stderr, "kernel name '%s' makes macros of up to %zu characters (",
+		        k->name, macro);
+		for (const char *p = k->name; *p; p++)
+			fputc(toupper((unsigned char)*p), stderr);
+		fprintf(stderr, "_SHAPE)");
+	}
+	fprintf(stderr, ": some toolchains truncate external names to %d characters, so "
+	        "names alike in their first %d may collide\n", NAME_PORTABLE_MAX,
+	        NAME_PORTABLE_MAX);
+}
+
+/*
 ** Check the names the user chose for kernel K: its own (FROM_OUTPUT:
 ** taken from -o) and its operands', each on its own; how they meet the
 ** names the code declares is names_check_clashes's. Return 0, or -1 with
@@ -218,6 +263,8 @@ names_check_chosen(const struct kernel *k, int from_output, struct strbuf *err)
 	const char *why;
 	char buf[64];
 
+	if (names_check_length(k->name, err) != 0)
+		return -1;
 	if (!c_identifier(k->name)) {
 		if (d->source == FROM_SPEC)
 			sb_add(err, "the name is not a C identifier");
@@ -238,6 +285,7 @@ names_check_chosen(const struct kernel *k, int from_output, struct strbuf *err)
 			          d->operand[i].name, why);
 			return -1;
 		}
+	warn_length(k);
 	return 0;
 }
 

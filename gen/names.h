@@ -7,6 +7,9 @@
 
 #include "kernel.h"
 
+#define NAME_PORTABLE_MAX 31	/* external names C99 keeps apart (5.2.4.1): warn past it */
+#define KERNEL_NAME_MAX 255	/* a kernel's name: far above any real use */
+
 /* A name the output file holds. */
 struct name {
 	char *text;
@@ -21,6 +24,7 @@ struct names {
 	int n, cap;
 };
 
+int names_check_length(const char *name, struct strbuf *err);
 int names_check_chosen(const struct kernel *k, int from_output, struct strbuf *err);
 void names_add(struct names *ns, const char *text, const char *what, int kernel,
                int chosen, int file_scope);

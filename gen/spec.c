@@ -23,6 +23,7 @@
 
 #include "cli.h"
 #include "lhost.h"
+#include "names.h"
 #include "spec.h"
 
 #define SPEC_MEMORY (64u << 20)		/* bytes a spec may allocate */
@@ -201,6 +202,7 @@ static int
 l_kernel(lua_State *L)
 {
 	struct reader *r;
+	struct strbuf long_name = {0};
 	lua_Debug ar;
 	int line = 0;
 
@@ -209,6 +211,11 @@ l_kernel(lua_State *L)
 		line = ar.currentline;
 	if (lua_type(L, 1) != LUA_TSTRING)
 		kernel_error(L, r, line, "kernel needs a name: kernel \"bias_add\" { ... }");
+	if (names_check_length(lua_tostring(L, 1), &long_name) != 0) {
+		lua_pushstring(L, long_name.s);
+		sb_free(&long_name);
+		kernel_error(L, r, line, "%s", lua_tostring(L, -1));
+	}
 	lua_settop(L, 1);
 	lua_getfield(L, LUA_REGISTRYINDEX, DECLARED_KEY);
 	lua_pushvalue(L, 1);
