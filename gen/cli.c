@@ -195,13 +195,17 @@ cli_base_name(const char *path)
 	return slash ? slash + 1 : path;
 }
 
-/* Return 1 if ARG names a spec file: NAME.lua, not an operand. */
+/*
+** Return 1 if ARG names a spec file: any word that ends in ".lua", '='
+** in its directory or not. No operand can: a shape ends in a digit, or
+** is empty.
+*/
 static int
 is_spec(const char *arg)
 {
 	size_t n = strlen(arg);
 
-	return !strchr(arg, '=') && n > 4 && strcmp(arg + n - 4, ".lua") == 0;
+	return n > 4 && strcmp(arg + n - 4, ".lua") == 0;
 }
 
 /* Set the action or the kernel field that ARGV[*I] names; return 0 if none does. */
@@ -318,6 +322,9 @@ cli_read(int argc, char **argv, struct cli *c, struct desc *d)
 	if (c->spec) {
 		if (d->nops > 0 || d->given || c->name)
 			usage_error("with a spec file, operands and kernel options go in the spec");
+		if (c->explain || c->shape)
+			usage_error("%s does not apply to a spec file: it answers for the operands "
+			            "of the command line", c->explain ? "--explain" : "--shape");
 		if (!c->output)
 			usage_error("a spec file needs -o FILE.c");
 		return;

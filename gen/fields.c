@@ -15,16 +15,21 @@
 
 #include "desc.h"
 
-/* Parse S as a whole integer in [LO, HI] into *V, or append an error naming WHAT. */
+/*
+** Parse S as a whole integer in [LO, HI] into *V, or append an error
+** naming WHAT. As in shapes: decimal digits only, with a '-' before them
+** for a negative number; no spaces, no '+'.
+*/
 static int
 parse_int(const char *s, long long lo, long long hi, const char *what, long long *v,
           struct strbuf *err)
 {
+	const char *digits = s + (*s == '-');
 	char *end;
 
 	errno = 0;
 	*v = strtoll(s, &end, 10);
-	if (*s == '\0' || *end != '\0') {
+	if (*digits < '0' || *digits > '9' || *end != '\0') {
 		sb_printf(err, "bad %s '%s': expected an integer", what, s);
 		return -1;
 	}
