@@ -18,24 +18,26 @@
 
 static const char usage_text[] =
 "usage: bcastgen [options] NAME[:DTYPE]=SHAPE ...\n"
-"       bcastgen [-o FILE.c] [-M FILE.d] [--templates DIR] SPEC\n"
+"       bcastgen SPEC -o FILE.c [-M FILE.d [-MT TARGET]] [--templates DIR]\n"
 "\n"
 "Resolve the broadcasting of the operands' shapes at build time and\n"
 "generate a C kernel for exactly those shapes. SHAPE is comma-separated\n"
 "sizes, outermost first: x=2,3,1,5; s= is a scalar (rank 0); sizes may be\n"
 "0. Names are distinct C identifiers. Without -o, --shape or --explain,\n"
-"print the operands and the result shape. A SPEC file (NAME.lua)\n"
-"declares many kernels, all written to FILE.c and FILE.h:\n"
+"print the operands and the result shape. A SPEC file (any word ending\n"
+"in .lua) declares many kernels, all written to FILE.c and FILE.h:\n"
 "  kernel \"bias_add\" { op = \"add\", \"x=8,64,56,56\", \"b=64,1,1\" }\n"
 "with the operands in order and the options named as below, '_' for '-'.\n"
 "\n"
 "actions:\n"
-"  -o FILE.c         write the kernel to FILE.c and its header to FILE.h\n"
+"  -o, --output FILE.c  write the kernel to FILE.c and its header to FILE.h\n"
 "  --shape           print only the result shape, as 2,3,4 (rank 0: empty line)\n"
 "  --explain         walk through the broadcast rules step by step\n"
+"                    (--shape and --explain: not with a SPEC)\n"
 "  -M, --depfile F   with -o, also write a Make depfile F: the outputs depend\n"
 "                    on the spec and the templates read from --templates\n"
-"  -MT TARGET        the depfile's target instead of FILE.c and FILE.h\n"
+"  -MT, --depfile-target TARGET\n"
+"                    the depfile's target instead of FILE.c and FILE.h\n"
 "                    (a stamp file, say)\n"
 "\n"
 "the kernel:\n"
@@ -52,7 +54,9 @@ static const char usage_text[] =
 "                    and logical ops)\n"
 "  --name NAME       the function's name (default: FILE without .c)\n"
 "  --axis K          Paddle's elementwise axis for two operands x, y\n"
-"                    (-1 is the NumPy rule, the default without --axis)\n"
+"                    (-1 is the NumPy rule, the default without --axis),\n"
+"                    from -R to R-1 (R the larger rank); an axis k below -1\n"
+"                    means |rank x - rank y| + k + 1, as in Paddle\n"
 "  --inplace         the result is written into the first operand, whose\n"
 "                    shape it must have\n"
 "  --out-shape S     the result shape: copy broadcasts its operand to S;\n"
@@ -60,31 +64,56 @@ static const char usage_text[] =
 "  --strategy S      auto (default), unroll (a statement per element) or\n"
 "                    loops (a loop nest)\n"
 "  --unroll-limit N  elements unrolled at most (default 16, at most 4096)\n"
+"  --loop-order P    run the plan's loops in the order P, outermost first:\n"
+"                    a permutation of them, such as 1,0\n"
+"  Integers are decimal digits, with '-' before a negative one.\n"
 "\n"
 "other options:\n"
 "  --templates DIR   read templates from DIR instead of the built-in ones\n"
 "  --dump-lua NAME   print the Lua that template NAME compiles to\n"
 "  -h, --help        print this help\n"
 "  --version         print the version\n"
-"\n"
+"\n";
+
+/* The limits, one entry each with its reason; the man page and README list them too. */
+static const char limits_text[] =
+"limits (one line each, with its reason; past one, a clear error):\n"
+"  rank              64 dimensions in a shape, as NumPy 2\n"
+"  elements          2^63-1 in any operand or result: a signed 64-bit count\n"
+"  operands          any number for --shape, --explain and the plain result,\n"
+"                    as numpy.broadcast_shapes; 127 for a kernel: C guarantees\n"
+"                    127 parameters to a function\n"
+"  kernel name       255 characters, far above any real use; past 31 (or a\n"
+"                    macro NAME_SHAPE past 31) a warning: some toolchains\n"
+"                    truncate external names to 31 characters\n"
+"  operand name      63 characters: C guarantees 63 for internal names\n"
+"\n";
+
+static const char status_text[] =
 "exit status: 0 success; 1 bad input (a shape, an op or dtype, an axis,\n"
 "shapes that do not broadcast, an in-place result of another shape, an\n"
 "unroll past the limit, an expression or a spec file, a template error, a\n"
 "file that cannot be written), and then no file is written or changed; 2\n"
-"bad usage (an unknown option, a missing argument).\n";
+"bad usage (an unknown option, a missing argument, options that do not\n"
+"go together).\n";
 
 /*
-** Print the help: usage_text with the lists read from the tables in
-** place of %OPS, %FUNCS and %DTYPES, each wrapped to 80 columns.
+** Print the help: usage_text, limits_text and status_text, with the
+** lists read from the tables in place of %OPS, %FUNCS and %DTYPES, each
+** wrapped to 80 columns.
 */
 static void
 print_help(void)
 {
 	static const char *const marks[] = {"%OPS", "%FUNCS", "%DTYPES", NULL};
-	struct strbuf out = {0};
-	const char *p = usage_text;
+	struct strbuf out = {0}, text = {0};
+	const char *p;
 	int col = 0;
 
+	sb_add(&text, usage_text);
+	sb_add(&text, limits_text);
+	sb_add(&text, status_text);
+	p = text.s;
 	while (*p) {
 		int k = 0;
 
@@ -123,6 +152,7 @@ print_help(void)
 	}
 	fputs(out.s, stdout);
 	sb_free(&out);
+	sb_free(&text);
 }
 
 /* The options that say what to do rather than what the kernel is. */
