@@ -160,8 +160,8 @@ set_dtypes(struct desc *d)
 ** error in the expression, its place "expr:LINE:COL" in WHERE, the
 ** message then followed by the line and a caret), EXIT_USAGE for fields
 ** that cannot go together or are missing, EXIT_INPUT otherwise. Past
-** PLAN_MAX_INPUTS operands, a description that makes no kernel and names
-** no computation is left without one: its shapes are all it has.
+** PLAN_MAX_INPUTS operands, a description that makes no kernel is left
+** without its computation: its shapes are all that is asked of it.
 */
 int
 desc_finish(struct desc *d, struct strbuf *where, struct strbuf *err)
@@ -179,7 +179,7 @@ desc_finish(struct desc *d, struct strbuf *where, struct strbuf *err)
 		return EXIT_USAGE;
 	}
 	if (d->nops > PLAN_MAX_INPUTS) {
-		if (d->shapes_only && !d->expr_src && !field_given(d, field_find("op", FROM_SPEC)))
+		if (d->shapes_only)
 			return 0;
 		operand_limit(err);
 		sb_printf(err, ", got %d", d->nops);

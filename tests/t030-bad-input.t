@@ -127,6 +127,61 @@ done <<EOF_CASES
 2|--axis|bcastgen: error: option '--axis' needs a value
 2|--shape|bcastgen: error: no operands: give at least one NAME=SHAPE
 2||bcastgen: error: no operands: give at least one NAME=SHAPE
+1|--axis=+1 x=2,3 y=3|bcastgen: error: bad axis '+1': expected an integer
+1|--axis=1x x=2,3 y=3|bcastgen: error: bad axis '1x': expected an integer
+1|--axis=- x=2,3 y=3|bcastgen: error: bad axis '-': expected an integer
+1|--unroll-limit=+4 -o k.c x=3|bcastgen: error: bad unroll limit '+4': expected an integer
+1|-o k.c x=3 y=1 --axis -3|bcastgen: error: axis -3 is out of range for x(3,) and y(1,), which have the same rank: it must be -1 or 0
+2|--explain s.lua -o k.c|bcastgen: error: --explain does not apply to a spec file: it answers for the operands of the command line
+2|--shape s.lua -o k.c|bcastgen: error: --shape does not apply to a spec file: it answers for the operands of the command line
+2|dir=x/s.lua|bcastgen: error: a spec file needs -o FILE.c
 EOF_CASES
+
+# Leading spaces in an integer, which the table's words cannot hold:
+# refused as shapes refuse them, from the command line and from a spec.
+# sp_case RC WANT ARGS...: as a row of the table above.
+sp_case() {
+	want_rc=$1 want=$2
+	shift 2
+	n=$((n + 1))
+	mkdir "case$n" && cd "case$n" || exit 1
+	[ -f ../int.lua ] && cp ../int.lua .
+	"$GEN" "$@" >out 2>err
+	rc=$?
+	got=$(head -n 1 err)
+	[ -s out ] && got="stdout: $(cat out)"
+	rm -f out err int.lua
+	left=$(ls -A)
+	cd .. || exit 1
+	if [ "$rc" = "$want_rc" ] && [ "$got" = "$want" ] && [ -z "$left" ]; then
+		echo "ok $n - $*"
+	else
+		echo "not ok $n - $*"
+		echo "#   want (exit $want_rc): $want"
+		echo "#   got  (exit $rc): $got"
+		[ -z "$left" ] || echo "#   files left behind: $left"
+		status=1
+	fi
+}
+sp_case 1 "bcastgen: error: bad axis ' 1': expected an integer" --axis ' 1' x=2,3 y=3
+sp_case 1 "bcastgen: error: bad axis '1 ': expected an integer" --axis '1 ' x=2,3 y=3
+sp_case 1 "bcastgen: error: bad unroll limit ' 4': expected an integer" -o k.c --unroll-limit ' 4' x=3
+sp_case 1 "bcastgen: error: bad size ' 3' in shape ' 3' of operand 'x': sizes are non-negative integers" 'x= 3'
+printf 'kernel "k" { axis = " 1", "x=2,3", "y=3" }\n' >int.lua
+sp_case 1 "int.lua:1: error: kernel 'k': field 'axis': bad axis ' 1': expected an integer" int.lua -o k.c
+printf 'kernel "k" { unroll_limit = "+4", "x=3" }\n' >int.lua
+sp_case 1 "int.lua:1: error: kernel 'k': field 'unroll_limit': bad unroll limit '+4': expected an integer" int.lua -o k.c
+rm int.lua
+
+# A spec whose directory has '=' in its name is the spec, not an operand.
+n=$((n + 1))
+mkdir -p 'dir=x' && printf 'kernel "k" { "x=3" }\n' >'dir=x/s.lua'
+if "$GEN" 'dir=x/s.lua' -o k.c 2>err && [ -s k.c ] && [ -s k.h ] && [ ! -s err ]; then
+	echo "ok $n - dir=x/s.lua is the spec"
+else
+	echo "not ok $n - dir=x/s.lua is the spec"
+	sed 's/^/#   /' err
+	status=1
+fi
 echo "1..$n"
 exit $status
