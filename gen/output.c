@@ -29,6 +29,11 @@
 ** - Killed anywhere, a run leaves no partial output: only temporaries,
 **   named with its pid, which the next run writing the same file
 **   removes once that pid is no longer a live process.
+** - The depfile lists every file read, escaped for make; a path make
+**   cannot read is an error, not a broken depfile.
+** Not guaranteed: durability across a power failure (nothing is
+** fsynced); a filesystem without hard links cannot commit more than one
+** changed file (the backup fails, and nothing is changed).
 */
 #define _XOPEN_SOURCE 700
 #include <dirent.h>
@@ -331,7 +336,7 @@ done:
 }
 
 /*
-** Die unless every file of OUT[0..NOUT) is distinct from the others and
+** Check that every file of OUT[0..NOUT) is distinct from the others and
 ** from each input IN[0..NIN): by the resolved path, or by device and
 ** inode. Return 0, or -1 with an error printed.
 */
