@@ -268,7 +268,8 @@ recover(const char *target)
 		goto done;
 	}
 	if (pid != (long)getpid() && pid_alive(pid)) {
-		error("'%s' is being written by bcastgen process %ld", target, pid);
+		error("'%s' is being written by bcastgen process %ld (if it is not, remove '%s')",
+		      target, pid, jpath.s);
 		goto done;
 	}
 	/* the temporaries still there were not renamed yet: rename them */
@@ -405,22 +406,23 @@ output_add(struct output *o, const char *path, const struct strbuf *text)
 	if (recover(f->target) != 0)
 		return -1;
 	remove_stale(f->target);
-	if (stat(f->target, &st) == 0 && S_ISDIR(st.st_mode)) {
+	if (stat(f->target, &st) != 0) {
+		/* a new file: the usual 0666 & ~umask */
+		mode = umask(0);
+		umask(mode);
+		mode = 0666 & ~mode;
+	} else if (S_ISDIR(st.st_mode)) {
 		error("cannot write '%s': it is a directory", path);
 		return -1;
-	} else if (stat(f->target, &st) == 0 && !S_ISREG(st.st_mode)) {
+	} else if (!S_ISREG(st.st_mode)) {
 		f->special = 1;
 		sb_addn(&f->text, text->s ? text->s : "", text->len);
 		return 0;
-	} else if (stat(f->target, &st) == 0) {
+	} else {
 		f->existed = 1;
 		if (same_content(f->target, text))
 			return 0;
 		mode = st.st_mode & 07777;
-	} else {
-		mode = umask(0);
-		umask(mode);
-		mode = 0666 & ~mode;
 	}
 	f->tmp = write_temp(f->target, text->s ? text->s : "", text->len, mode);
 	if (!f->tmp) {
