@@ -10,7 +10,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "cli.h"
 
@@ -275,30 +274,6 @@ take_option(int argc, char **argv, int *i, struct cli *c, struct desc *d)
 	return k >= 0;
 }
 
-/* Return 1 if paths A and B name one file: the same text, or the same inode. */
-static int
-same_file(const char *a, const char *b)
-{
-	struct stat sa, sb;
-
-	return strcmp(a, b) == 0 || (stat(a, &sa) == 0 && stat(b, &sb) == 0
-	                             && sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino);
-}
-
-/* Die if C's depfile would overwrite the spec or one of the outputs. */
-static void
-check_depfile(const struct cli *c)
-{
-	struct strbuf h = {0};
-
-	sb_printf(&h, "%.*sh", (int)strlen(c->output) - 1, c->output);
-	if (same_file(c->depfile, c->output) || same_file(c->depfile, h.s)
-	    || (c->spec && same_file(c->depfile, c->spec)))
-		die("the depfile '%s' would overwrite %s: choose another path", c->depfile,
-		    c->spec && same_file(c->depfile, c->spec) ? "the spec" : "an output");
-	sb_free(&h);
-}
-
 /*
 ** Read the command line into C (what to do) and D (the kernel, its
 ** computation read and checked). Exits on any error in it: 2 for bad
@@ -347,8 +322,6 @@ cli_read(int argc, char **argv, struct cli *c, struct desc *d)
 				    "one the kernels include: choose another name", c->output,
 				    included_headers[i]);
 	}
-	if (c->depfile && c->output)
-		check_depfile(c);
 	if (c->spec) {
 		if (d->nops > 0 || d->given || c->name)
 			usage_error("with a spec file, operands and kernel options go in the spec");

@@ -165,26 +165,25 @@ note_read(lua_State *L, const char *path)
 }
 
 /*
-** Set PATHS[0..] to the template files read from --templates DIR, in the
-** order first read, at most MAX; return their number. The strings live
-** as long as L.
+** Return the template files read from --templates DIR, in the order
+** first read, however many, and set *N to their number. The array is
+** the caller's to free; the strings live as long as L.
 */
-int
-lhost_files_read(lua_State *L, const char **paths, int max)
+const char **
+lhost_files_read(lua_State *L, int *n)
 {
-	int n;
+	const char **paths;
 
 	lua_getfield(L, LUA_REGISTRYINDEX, READ_KEY);
-	n = (int)lua_rawlen(L, -1);
-	if (n > max)
-		n = max;
-	for (int i = 0; i < n; i++) {
+	*n = (int)lua_rawlen(L, -1);
+	paths = xmalloc((size_t)*n * sizeof *paths);
+	for (int i = 0; i < *n; i++) {
 		lua_rawgeti(L, -1, i + 1);
 		paths[i] = lua_tostring(L, -1);
 		lua_pop(L, 1);
 	}
 	lua_pop(L, 1);
-	return n;
+	return paths;
 }
 
 /*

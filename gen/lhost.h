@@ -13,9 +13,7 @@ void lhost_close(lua_State *L);
 int lhost_render(lua_State *L, const char *name, struct strbuf *out);
 int lhost_dump_lua(lua_State *L, const char *name, struct strbuf *out);
 
-#define LHOST_MAX_READ 64	/* template files a depfile lists */
-
-int lhost_files_read(lua_State *L, const char **paths, int max);
+const char **lhost_files_read(lua_State *L, int *n);
 void lhost_open_safe_libs(lua_State *L);
 int lhost_msghandler(lua_State *L);
 

@@ -280,37 +280,52 @@ check_names(struct run *r)
 
 /*
 ** Write R's files, and the depfile if asked, all or none: the outputs
-** depend on the spec and the templates read from --templates DIR.
-** Exits 1 on any error.
+** depend on the spec and the templates read from --templates DIR, and
+** none of them may be one of those or another output. Exits 1 on any
+** error.
 */
 static void
 write_files(struct run *r)
 {
-	const char *targets[2], *pre[LHOST_MAX_READ + 1], *read[LHOST_MAX_READ];
-	struct output out = {0};
+	const char *targets[2];
+	struct output_name out[3], *in;
+	struct output o = {0};
 	struct strbuf dep = {0};
-	int nread = lhost_files_read(r->L, read, LHOST_MAX_READ), npre = 0;
+	int nread, nout = 0, nin = 0;
+	const char **read = lhost_files_read(r->L, &nread), **pre;
 
-	if (output_add(&out, r->cli.output, &r->ctext) != 0
-	    || output_add(&out, r->hpath.s, &r->htext) != 0)
+	in = xmalloc((size_t)(nread + 1) * sizeof *in);
+	pre = xmalloc((size_t)(nread + 1) * sizeof *pre);
+	out[nout++] = (struct output_name){r->cli.output, "output"};
+	out[nout++] = (struct output_name){r->hpath.s, "output"};
+	if (r->cli.depfile)
+		out[nout++] = (struct output_name){r->cli.depfile, "depfile"};
+	if (r->cli.spec)
+		in[nin++] = (struct output_name){r->cli.spec, "spec"};
+	for (int i = 0; i < nread; i++)
+		in[nin++] = (struct output_name){read[i], "template"};
+	for (int i = 0; i < nin; i++)
+		pre[i] = in[i].path;
+	if (output_check(out, nout, in, nin) != 0)
 		goto fail;
 	if (r->cli.depfile) {
 		targets[0] = r->cli.dep_target ? r->cli.dep_target : r->cli.output;
 		targets[1] = r->hpath.s;
-		if (r->cli.spec)
-			pre[npre++] = r->cli.spec;
-		for (int i = 0; i < nread; i++)
-			pre[npre++] = read[i];
-		output_depfile(&dep, targets, r->cli.dep_target ? 1 : 2, pre, npre);
-		if (output_add(&out, r->cli.depfile, &dep) != 0)
+		if (output_depfile(&dep, targets, r->cli.dep_target ? 1 : 2, pre, nin) != 0)
 			goto fail;
 	}
-	if (output_commit(&out) != 0)
+	if (output_add(&o, r->cli.output, &r->ctext) != 0
+	    || output_add(&o, r->hpath.s, &r->htext) != 0
+	    || (r->cli.depfile && output_add(&o, r->cli.depfile, &dep) != 0)
+	    || output_commit(&o) != 0)
 		goto fail;
 	sb_free(&dep);
+	free(read);
+	free(in);
+	free(pre);
 	return;
 fail:
-	output_abort(&out);
+	output_abort(&o);
 	exit(EXIT_INPUT);
 }
 

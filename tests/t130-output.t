@@ -46,5 +46,8 @@ check $? "a template error in the header writes neither file"
 check $? "a changed kernel is rewritten"
 [ "$(stat -c %a a/k.c)" = "$(touch perm && stat -c %a perm)" ]
 check $? "the output has the usual permissions"
+(cd a && "$GEN" -o k.c ${args#--op mul} --op add -M k.d)
+[ "$(ls -A a)" = "$(printf 'k.c\nk.d\nk.h')" ] && grep -q ' + ' a/k.c
+check $? "a run that replaces three files leaves no temporary, backup or journal"
 echo "1..$n"
 exit $status

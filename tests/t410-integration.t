@@ -4,7 +4,9 @@
 # kernels in their own build through the installed Make fragment and
 # CMake package: run, compare, and rebuild incrementally (touch the spec:
 # regenerated, nothing recompiled; touch nothing: nothing done; change
-# the spec: recompiled). Then make uninstall removes everything.
+# the spec: recompiled). The README's Make snippet, as written, builds;
+# a new bcastgen binary regenerates (recompiling nothing), a deleted
+# generated file comes back. Then make uninstall removes everything.
 . "$(dirname "$0")/lib.sh"
 
 top=$(cd "$TESTS/.." && pwd)
@@ -41,6 +43,30 @@ echo 'kernel "scale" { op = "mul", "x=2,3,4", "s=" }' >>mp/net.lua
 build && grep -q 'bin/bcastgen' log && grep -q 'net.o' log && grep -q 'main.o' log \
 	&& grep -q '^void scale' mp/net.h
 check $? "make-project: a new kernel in the spec rebuilds what uses it"
+
+# The README's Make snippet, as it is written, with a copy of the binary
+# as the project's BCASTGEN: it links the program, regenerates when the
+# binary changes (recompiling nothing when the output is the same), and
+# generates a deleted net.c again.
+mkdir rp rp/bin
+cp "$top/examples/make-project/main.c" "$top/examples/make-project/net.lua" rp/
+cp "$dest/usr/bin/bcastgen" rp/bin/bcastgen
+sed -n '/^```make$/,/^```$/p' "$top/README.md" | sed '1d;$d' \
+	| sed "s|/usr/local/share/bcastgen/bcastgen.mk|$dest/usr/share/bcastgen/bcastgen.mk|" >rp/Makefile
+rbuild() { make --no-print-directory -C rp BCASTGEN="$SCRATCH/rp/bin/bcastgen" >log 2>&1; }
+rbuild && ./rp/app >out && cmp -s out "$top/examples/make-project/expected"
+check $? "the README's Make snippet builds and links the program"
+before=$(stat -c %Y rp/net.o)
+sleep 1
+touch rp/bin/bcastgen
+rbuild && grep -q 'rp/bin/bcastgen' log && [ "$(stat -c %Y rp/net.o)" = "$before" ] \
+	&& ! grep -q 'cc ' log && [ rp/net.bcastgen-stamp -nt rp/bin/bcastgen ]
+check $? "a new bcastgen binary regenerates, and recompiles nothing"
+rbuild && ! grep -q 'bcastgen\|cc ' log
+check $? "then make does nothing again"
+rm rp/net.c
+rbuild && [ -f rp/net.c ] && ./rp/app >out && cmp -s out "$top/examples/make-project/expected"
+check $? "a deleted net.c is generated again"
 
 # CMake, through find_package(bcastgen).
 if ! command -v cmake >/dev/null 2>&1; then
