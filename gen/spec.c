@@ -17,8 +17,9 @@
 **   - SPEC_MEMORY bytes of Lua memory, and SPEC_MAX_KERNELS kernels;
 **   - SPEC_MAX_STEPS * SPEC_STEPS instructions, and SPEC_SECONDS of
 **     processor time (one instruction may compare two long strings).
-**     Once past either, the count hook fires on every instruction, so
-**     pcall can catch the error only to have it raised again at once;
+**     Once past either, or out of memory, the count hook fires on every
+**     instruction and pcall raises the error again, so that a spec
+**     cannot catch it;
 **   - no work in one C call that the hook cannot stop: string has no
 **     pattern functions (find, match, gmatch, gsub: backtracking is
 **     exponential), table has no move, table.insert and table.remove
@@ -41,12 +42,25 @@
 #include "lhost.h"
 #include "spec.h"
 
-#define SPEC_MEMORY ((size_t)64 << 20)	/* bytes a spec may allocate */
+#define SPEC_MEGABYTES 64		/* memory a spec may allocate */
+#define SPEC_MEMORY ((size_t)SPEC_MEGABYTES << 20)
+#define SPEC_MILLIONS 100		/* instructions a spec may run, in millions */
 #define SPEC_STEPS 1000			/* instructions between hook calls */
-#define SPEC_MAX_STEPS 100000		/* hook calls: 100 million instructions */
+#define SPEC_MAX_STEPS (SPEC_MILLIONS * 1000)	/* hook calls */
 #define SPEC_SECONDS 10			/* processor time a spec may take */
 #define SPEC_MAX_KERNELS 10000		/* kernels a spec may declare */
 #define DECLARED_KEY "bcastgen.declared"	/* registry: kernel name -> line */
+
+#define STR(x) STR_(x)
+#define STR_(x) #x
+
+/* The errors of the limits, once passed. */
+static const char steps_message[] = "the spec runs too long (more than "
+	STR(SPEC_MILLIONS) " million instructions)";
+static const char time_message[] = "the spec runs too long (more than "
+	STR(SPEC_SECONDS) " s of processor time)";
+static const char memory_message[] = "not enough memory (a spec may use "
+	STR(SPEC_MEGABYTES) " MB)";
 
 struct reader {
 	struct lhost_memory memory;	/* first: the allocator's */
@@ -55,7 +69,7 @@ struct reader {
 	const struct strbuf *src;	/* its text */
 	int steps;		/* hook calls so far */
 	clock_t start;		/* processor time when the spec started */
-	const char *over;	/* the limit passed, or NULL */
+	const char *over;	/* the error of the limit passed, or NULL */
 	int declared;		/* kernel names declared */
 };
 
@@ -67,26 +81,19 @@ struct reader {
 static void
 step_hook(lua_State *L, lua_Debug *ar)
 {
-	static char steps[64], seconds[64];
 	struct reader *r;
 
 	(void)ar;
 	lua_getallocf(L, (void **)&r);
-	if (!r->over && ++r->steps > SPEC_MAX_STEPS) {
-		snprintf(steps, sizeof steps, "more than %d million instructions",
-		         SPEC_MAX_STEPS / 1000 * SPEC_STEPS / 1000);
-		r->over = steps;
+	if (!r->over && ++r->steps > SPEC_MAX_STEPS)
+		r->over = steps_message;
+	if (!r->over && (double)(clock() - r->start) > (double)SPEC_SECONDS * CLOCKS_PER_SEC)
+		r->over = time_message;
+	if (r->over) {
+		lua_sethook(L, step_hook, LUA_MASKCOUNT, 1);
+		lua_pushstring(L, r->over);
+		lua_error(L);
 	}
-	if (!r->over && (double)(clock() - r->start) > (double)SPEC_SECONDS * CLOCKS_PER_SEC) {
-		snprintf(seconds, sizeof seconds, "more than %d s of processor time",
-		         SPEC_SECONDS);
-		r->over = seconds;
-	}
-	if (!r->over)
-		return;
-	lua_sethook(L, step_hook, LUA_MASKCOUNT, 1);
-	lua_pushfstring(L, "the spec runs too long (%s)", r->over);
-	lua_error(L);
 }
 
 /* Raise "CHUNK:LINE: MSG" for the kernel declared at LINE. */
@@ -327,17 +334,18 @@ finish_kernel(struct desc *d, const char *path)
 	sb_free(&at);
 }
 
-/* Raise the error of the limit the spec passed, if it did. */
-static void
-check_over(lua_State *L)
+/*
+** Note that the spec passed a limit, described by OVER, and raise it;
+** from now on the count hook raises it again at every instruction.
+*/
+static int
+pass_limit(lua_State *L, struct reader *r, const char *over)
 {
-	struct reader *r;
-
-	lua_getallocf(L, (void **)&r);
-	if (r->over) {
-		lua_pushfstring(L, "the spec runs too long (%s)", r->over);
-		lua_error(L);
-	}
+	if (!r->over)
+		r->over = over;
+	lua_sethook(L, step_hook, LUA_MASKCOUNT, 1);
+	lua_pushstring(L, r->over);
+	return lua_error(L);
 }
 
 /*
@@ -359,28 +367,45 @@ l_handler(lua_State *L)
 }
 
 /*
-** pcall and xpcall, upvalue 2, that cannot catch the error of a limit:
-** they raise it again once the call returns.
+** pcall and xpcall (upvalue 1 says which) that cannot catch passing a
+** limit, the memory's included: they raise it again.
 */
 static int
 l_pcall(lua_State *L)
 {
-	if (lua_gettop(L) >= 2 && strcmp(lua_tostring(L, lua_upvalueindex(1)), "xpcall") == 0) {
+	struct reader *r;
+	int xp = strcmp(lua_tostring(L, lua_upvalueindex(1)), "xpcall") == 0;
+	int status;
+
+	lua_getallocf(L, (void **)&r);
+	luaL_checkany(L, 1);
+	if (xp) {
+		luaL_checktype(L, 2, LUA_TFUNCTION);
 		lua_pushvalue(L, 2);
 		lua_pushcclosure(L, l_handler, 1);
 		lua_replace(L, 2);
+		lua_rotate(L, 1, 1);	/* the handler first, then the function */
 	}
-	lua_pushvalue(L, lua_upvalueindex(2));
-	lua_insert(L, 1);
-	lua_call(L, lua_gettop(L) - 1, LUA_MULTRET);
-	check_over(L);
-	return lua_gettop(L);
+	status = lua_pcall(L, lua_gettop(L) - 1 - xp, LUA_MULTRET, xp);
+	if (status == LUA_ERRMEM)
+		pass_limit(L, r, memory_message);
+	if (r->over)
+		pass_limit(L, r, r->over);
+	lua_pushboolean(L, status == LUA_OK);
+	if (xp)
+		lua_replace(L, 1);
+	else
+		lua_insert(L, 1);
+	return status == LUA_OK ? lua_gettop(L) : 2;
 }
 
 /* setmetatable that refuses a metatable with __gc: finalizers run without hooks. */
 static int
 l_setmetatable(lua_State *L)
 {
+	luaL_checktype(L, 1, LUA_TTABLE);
+	luaL_argexpected(L, lua_type(L, 2) == LUA_TNIL || lua_type(L, 2) == LUA_TTABLE, 2,
+	                 "nil or table");
 	if (lua_type(L, 2) == LUA_TTABLE) {
 		lua_pushliteral(L, "__gc");
 		if (lua_rawget(L, 2) != LUA_TNIL)
@@ -400,6 +425,7 @@ l_setmetatable(lua_State *L)
 static int
 l_table_plain(lua_State *L)
 {
+	luaL_checktype(L, 1, LUA_TTABLE);
 	if (lua_getmetatable(L, 1))
 		return luaL_error(L, "%s: a spec may not use it on a value with a metatable",
 		                  lua_tostring(L, lua_upvalueindex(1)));
@@ -521,10 +547,10 @@ spec_read(const char *path, struct spec *s)
 	lua_pushcfunction(L, run_spec);
 	lua_pushlightuserdata(L, &r);
 	status = lua_pcall(L, 1, 0, 1);
+	if (status == LUA_ERRMEM && !r.over)
+		r.over = memory_message;
 	if (r.over)
-		die_at(path, "the spec runs too long (%s)", r.over);
-	if (status == LUA_ERRMEM)
-		die_at(path, "not enough memory (a spec may use %zu MB)", SPEC_MEMORY >> 20);
+		die_at(path, "%s", r.over);
 	if (status != LUA_OK)
 		die_lua(path, lua_tostring(L, -1));
 	if (s->n == 0)
