@@ -4,8 +4,11 @@
 **
 ** Templates come from the binary (embedded at build time) or, with
 ** --templates DIR, from DIR. Only _G, string, table, math and utf8 are
-** opened, and each template runs in a fresh environment (tmpl.lua), so a
-** render is a pure function of the model and the template.
+** opened, without string.dump, and each template runs in a fresh
+** environment (tmpl.lua), so a render is a pure function of the model
+** and the template. The state may allocate LHOST_MEMORY bytes, and
+** every call into it that can allocate runs protected (lhost_protect),
+** so running out of memory is an error like any other.
 */
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,6 +23,14 @@
 #define TMPL_KEY "bcastgen.tmpl"	/* registry: the tmpl.lua module */
 #define DIR_KEY "bcastgen.tmpldir"	/* registry: --templates DIR, or nil */
 #define READ_KEY "bcastgen.read"	/* registry: the files read, in order */
+#define LHOST_MEMORY ((size_t)1 << 30)	/* bytes the templates' state may allocate */
+
+/* A call made protected by lhost_protect. */
+struct protected {
+	int (*fn)(lua_State *L, void *ud);
+	void *ud;
+	int status;		/* what fn returned */
+};
 
 /* The libraries opened, as in linit.c; no io, os, package or debug. */
 static const luaL_Reg libs[] = {
@@ -39,6 +50,100 @@ find_embedded(const char *path)
 		if (strcmp(e->path, path) == 0)
 			return e;
 	return NULL;
+}
+
+/*
+** lua_Alloc that counts the bytes allocated in the lhost_memory UD and
+** refuses to go past its limit.
+*/
+void *
+lhost_alloc(void *ud, void *ptr, size_t osize, size_t nsize)
+{
+	struct lhost_memory *m = ud;
+
+	if (!ptr)
+		osize = 0;
+	if (nsize == 0) {
+		free(ptr);
+		m->used -= osize;
+		return NULL;
+	}
+	if (nsize > osize && nsize - osize > m->limit - m->used)
+		return NULL;
+	ptr = realloc(ptr, nsize);
+	if (ptr)
+		m->used = m->used - osize + nsize;
+	return ptr;
+}
+
+/* Panic function: an error outside any protected call; should not happen. */
+static int
+panic(lua_State *L)
+{
+	const char *msg = lua_tostring(L, -1);
+
+	die("unprotected error in Lua: %s", msg ? msg : "not a string");
+	return 0;
+}
+
+/* Open a Lua state that allocates through lhost_alloc within M; die on failure. */
+lua_State *
+lhost_new_state(struct lhost_memory *m)
+{
+	lua_State *L = lua_newstate(lhost_alloc, m);
+
+	if (!L)
+		die("cannot create a Lua state: out of memory");
+	lua_atpanic(L, panic);
+	return L;
+}
+
+/* Print the error on top of L, which a call ended with STATUS. */
+static void
+report(lua_State *L, int status)
+{
+	struct lhost_memory *m;
+
+	lua_getallocf(L, (void **)&m);
+	if (status == LUA_ERRMEM)
+		error("not enough memory (the templates may use %zu MB)", m->limit >> 20);
+	else
+		error("%s", lua_tostring(L, -1));
+}
+
+/* Run P's function with its argument below it: the pushed arguments after it. */
+static int
+trampoline(lua_State *L)
+{
+	struct protected *p = lua_touserdata(L, 1);
+
+	lua_remove(L, 1);
+	p->status = p->fn(L, p->ud);
+	return 0;
+}
+
+/*
+** Call FN(L, UD) protected, with the NARGS values on top of the stack
+** (popped) as its stack. Return 0, or -1 when FN returned -1 or raised
+** an error, which is then printed; running out of memory says the limit.
+*/
+int
+lhost_protect(lua_State *L, int nargs, int (*fn)(lua_State *L, void *ud), void *ud)
+{
+	struct protected p = {fn, ud, 0};
+	int base = lua_gettop(L) - nargs, status;
+
+	if (!lua_checkstack(L, 3))
+		die("cannot grow the Lua stack: out of memory");
+	lua_pushcfunction(L, lhost_msghandler);
+	lua_pushcfunction(L, trampoline);
+	lua_pushlightuserdata(L, &p);
+	lua_rotate(L, base + 1, 3);
+	status = lua_pcall(L, nargs + 1, 0, base + 1);
+	if (status != LUA_OK)
+		report(L, status);
+	lua_settop(L, base);
+	return status != LUA_OK || p.status != 0 ? -1 : 0;
 }
 
 /* Message handler for lua_pcall: make sure the error is a string. */
@@ -66,7 +171,7 @@ docall(lua_State *L, int nargs)
 	status = lua_pcall(L, nargs, 1, base);
 	lua_remove(L, base);
 	if (status != LUA_OK) {
-		error("%s", lua_tostring(L, -1));
+		report(L, status);
 		lua_pop(L, 1);
 		return -1;
 	}
@@ -75,7 +180,8 @@ docall(lua_State *L, int nargs)
 
 /*
 ** Open the safe libraries in L: _G, string, table, math and utf8, with
-** no base function that reads a file (dofile, loadfile).
+** no base function that reads a file (dofile, loadfile) and no
+** string.dump. Call it protected.
 */
 void
 lhost_open_safe_libs(lua_State *L)
@@ -88,24 +194,25 @@ lhost_open_safe_libs(lua_State *L)
 	lua_setglobal(L, "dofile");
 	lua_pushnil(L);
 	lua_setglobal(L, "loadfile");
+	lua_getglobal(L, LUA_STRLIBNAME);
+	lua_pushnil(L);
+	lua_setfield(L, -2, "dump");
+	lua_pop(L, 1);
 }
 
-/*
-** Open a Lua state with the safe libraries and gen/tmpl.lua loaded.
-** TMPLDIR, if not NULL, is where templates are read from.
-*/
-lua_State *
-lhost_open(const char *tmpldir)
+/* lhost_open's work, protected: the libraries, tmpl.lua, and TMPLDIR (UD). */
+static int
+setup(lua_State *L, void *ud)
 {
-	lua_State *L = luaL_newstate();
+	const char *tmpldir = ud;
 	const struct embedded *t = find_embedded("gen/tmpl.lua");
 
-	if (!L)
-		die("cannot create a Lua state: out of memory");
 	lhost_open_safe_libs(L);
 	if (!t || luaL_loadbufferx(L, t->data, t->len, "@gen/tmpl.lua", "t") != LUA_OK
-	    || docall(L, 0) != 0)
-		die("cannot load the template engine");
+	    || docall(L, 0) != 0) {
+		error("cannot load the template engine");
+		return -1;
+	}
 	lua_setfield(L, LUA_REGISTRYINDEX, TMPL_KEY);
 	if (tmpldir)
 		lua_pushstring(L, tmpldir);
@@ -114,13 +221,37 @@ lhost_open(const char *tmpldir)
 	lua_setfield(L, LUA_REGISTRYINDEX, DIR_KEY);
 	lua_newtable(L);
 	lua_setfield(L, LUA_REGISTRYINDEX, READ_KEY);
+	return 0;
+}
+
+/*
+** Open a Lua state with the safe libraries and gen/tmpl.lua loaded,
+** which may allocate LHOST_MEMORY bytes. TMPLDIR, if not NULL, is where
+** templates are read from. Dies on an error.
+*/
+lua_State *
+lhost_open(const char *tmpldir)
+{
+	struct lhost_memory *m = xmalloc(sizeof *m);
+	lua_State *L;
+
+	m->used = 0;
+	m->limit = LHOST_MEMORY;
+	L = lhost_new_state(m);
+	if (lhost_protect(L, 0, setup, (void *)tmpldir) != 0)
+		exit(EXIT_INPUT);
 	return L;
 }
 
+/* Close L, opened by lhost_open. */
 void
 lhost_close(lua_State *L)
 {
+	void *m;
+
+	lua_getallocf(L, &m);
 	lua_close(L);
+	free(m);
 }
 
 /* Read the whole file PATH into SB; return -1 with an error printed. */
@@ -291,6 +422,22 @@ call_tmpl(lua_State *L, const char *fn, const char *name, int with_helpers, int 
 	return 0;
 }
 
+/* What lhost_render and lhost_dump_lua ask of call_tmpl. */
+struct tmpl_call {
+	const char *fn, *name;
+	int with_helpers, nargs;
+	struct strbuf *out;
+};
+
+/* call_tmpl with the arguments in UD, a struct tmpl_call, for lhost_protect. */
+static int
+protected_call_tmpl(lua_State *L, void *ud)
+{
+	const struct tmpl_call *c = ud;
+
+	return call_tmpl(L, c->fn, c->name, c->with_helpers, c->nargs, c->out);
+}
+
 /*
 ** Render template NAME with the model table on top of the stack (popped)
 ** and append the text to OUT. Return 0, or -1 with the error printed.
@@ -298,12 +445,16 @@ call_tmpl(lua_State *L, const char *fn, const char *name, int with_helpers, int 
 int
 lhost_render(lua_State *L, const char *name, struct strbuf *out)
 {
-	return call_tmpl(L, "render", name, 1, 1, out);
+	struct tmpl_call c = {"render", name, 1, 1, out};
+
+	return lhost_protect(L, 1, protected_call_tmpl, &c);
 }
 
 /* Append the Lua source that template NAME compiles to (--dump-lua). */
 int
 lhost_dump_lua(lua_State *L, const char *name, struct strbuf *out)
 {
-	return call_tmpl(L, "compile", name, 0, 0, out);
+	struct tmpl_call c = {"compile", name, 0, 0, out};
+
+	return lhost_protect(L, 0, protected_call_tmpl, &c);
 }

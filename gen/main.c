@@ -136,6 +136,34 @@ plan(struct kernel *k, struct strbuf *err)
 	plan_build(&k->plan, &k->b, &rq, err);
 }
 
+/* The arguments of render_kernel's protected part. */
+struct kernel_render {
+	struct run *r;
+	const struct kernel *k;
+	int i;
+	struct strbuf *c, *h;
+};
+
+/*
+** render_kernel's Lua work, run by lhost_protect with UD a struct
+** kernel_render: build the model, render both parts, read the names the
+** templates declared. Return -1 on a template error, printed.
+*/
+static int
+render_kernel_lua(lua_State *L, void *ud)
+{
+	struct kernel_render *a = ud;
+
+	model_push_kernel(L, a->k);
+	lua_pushvalue(L, -1);
+	lua_pushvalue(L, -1);
+	if (lhost_render(L, "kernel.c.lt", a->c) != 0 || lhost_render(L, "kernel.h.lt", a->h) != 0)
+		return -1;
+	model_read_declared(L, -1, &a->r->names, a->i);
+	lua_pop(L, 1);
+	return 0;
+}
+
 /*
 ** Render kernel K, the I-th, its function and header part into C and H,
 ** and note the names it holds: those the user chose, those the templates
@@ -145,14 +173,10 @@ static void
 render_kernel(struct run *r, const struct kernel *k, int i, struct strbuf *c, struct strbuf *h)
 {
 	struct strbuf fn = {0}, operand = {0};
+	struct kernel_render a = {r, k, i, c, h};
 
-	model_push_kernel(r->L, k);
-	lua_pushvalue(r->L, -1);
-	lua_pushvalue(r->L, -1);
-	if (lhost_render(r->L, "kernel.c.lt", c) != 0 || lhost_render(r->L, "kernel.h.lt", h) != 0)
+	if (lhost_protect(r->L, 0, render_kernel_lua, &a) != 0)
 		exit(EXIT_INPUT);
-	model_read_declared(r->L, -1, &r->names, i);
-	lua_pop(r->L, 1);
 	sb_printf(&fn, "the function of kernel '%s'", k->name);
 	names_add(&r->names, k->name, fn.s, i, 1, 1);
 	sb_printf(&operand, "an operand of kernel '%s'", k->name);
@@ -227,42 +251,57 @@ set_parts(lua_State *L, const char *key, const struct strbuf *parts, int n)
 }
 
 /*
+** Render the files of run UD (a struct run) from the kernels' parts, run
+** by lhost_protect. Return -1 on a template error, printed.
+*/
+static int
+render_files_lua(lua_State *L, void *ud)
+{
+	struct run *r = ud;
+	const char *base = cli_base_name(r->cli.output);
+
+	lua_createtable(L, 0, 6);
+	lua_pushstring(L, base);
+	lua_setfield(L, -2, "file");
+	lua_pushstring(L, cli_base_name(r->hpath.s));
+	lua_setfield(L, -2, "header");
+	lua_pushboolean(L, r->libm);
+	lua_setfield(L, -2, "libm");
+	lua_pushboolean(L, r->contract);
+	lua_setfield(L, -2, "contract");
+	lua_pushboolean(L, r->f16);
+	lua_setfield(L, -2, "f16");
+	lua_newtable(L);
+	lua_setfield(L, -2, "declared");
+	if (r->cli.spec) {
+		lua_pushstring(L, cli_base_name(r->cli.spec));
+		lua_setfield(L, -2, "spec");
+	}
+	set_parts(L, "kernels", r->c, r->n);
+	lua_pushvalue(L, -1);
+	if (lhost_render(L, "file.c.lt", &r->ctext) != 0)
+		return -1;
+	set_parts(L, "kernels", r->h, r->n);
+	lua_pushvalue(L, -1);
+	if (lhost_render(L, "file.h.lt", &r->htext) != 0)
+		return -1;
+	model_read_declared(L, -1, &r->names, -1);
+	lua_pop(L, 1);
+	return 0;
+}
+
+/*
 ** Render R's two files, FILE.c and FILE.h, from the kernels' parts.
 ** Exits on a template error.
 */
 static void
 render_files(struct run *r)
 {
-	const char *output = r->cli.output, *base = cli_base_name(output);
+	const char *output = r->cli.output;
 
 	sb_printf(&r->hpath, "%.*s.h", (int)strlen(output) - 2, output);
-	lua_createtable(r->L, 0, 6);
-	lua_pushstring(r->L, base);
-	lua_setfield(r->L, -2, "file");
-	lua_pushstring(r->L, cli_base_name(r->hpath.s));
-	lua_setfield(r->L, -2, "header");
-	lua_pushboolean(r->L, r->libm);
-	lua_setfield(r->L, -2, "libm");
-	lua_pushboolean(r->L, r->contract);
-	lua_setfield(r->L, -2, "contract");
-	lua_pushboolean(r->L, r->f16);
-	lua_setfield(r->L, -2, "f16");
-	lua_newtable(r->L);
-	lua_setfield(r->L, -2, "declared");
-	if (r->cli.spec) {
-		lua_pushstring(r->L, cli_base_name(r->cli.spec));
-		lua_setfield(r->L, -2, "spec");
-	}
-	set_parts(r->L, "kernels", r->c, r->n);
-	lua_pushvalue(r->L, -1);
-	if (lhost_render(r->L, "file.c.lt", &r->ctext) != 0)
+	if (lhost_protect(r->L, 0, render_files_lua, r) != 0)
 		exit(EXIT_INPUT);
-	set_parts(r->L, "kernels", r->h, r->n);
-	lua_pushvalue(r->L, -1);
-	if (lhost_render(r->L, "file.h.lt", &r->htext) != 0)
-		exit(EXIT_INPUT);
-	model_read_declared(r->L, -1, &r->names, -1);
-	lua_pop(r->L, 1);
 }
 
 /* Check every name the file holds against the others; die on a clash. */
@@ -351,6 +390,23 @@ print_result(const struct run *r, const struct bcast *b, struct strbuf *out)
 	sb_add(out, "\n");
 }
 
+/* The arguments of answer's protected part. */
+struct explain_render {
+	const struct bcast *b;
+	int inplace;
+	struct strbuf *out;
+};
+
+/* Render the explanation of UD (a struct explain_render), run by lhost_protect. */
+static int
+explain_lua(lua_State *L, void *ud)
+{
+	const struct explain_render *a = ud;
+
+	model_push_bcast(L, a->b, a->inplace);
+	return lhost_render(L, "explain.txt.lt", a->out);
+}
+
 /*
 ** Explain the broadcasting of the command line's kernel, print its
 ** result shape, or without either its operands and result. Dies on a
@@ -365,8 +421,9 @@ answer(struct run *r)
 	memset(k, 0, sizeof *k);
 	resolve(&r->cli_kernel, k, &err);
 	if (r->cli.explain) {
-		model_push_bcast(r->L, &k->b, r->cli_kernel.inplace);
-		if (lhost_render(r->L, "explain.txt.lt", &out) != 0)
+		struct explain_render a = {&k->b, r->cli_kernel.inplace, &out};
+
+		if (lhost_protect(r->L, 0, explain_lua, &a) != 0)
 			exit(EXIT_INPUT);
 	}
 	if (err.s) {

@@ -1,5 +1,7 @@
 /*
-** model.h: the Lua tables that templates read.
+** model.h: the Lua tables that templates read. Building them allocates:
+** call these inside a protected call (lhost_protect), so that running
+** out of memory is an error rather than a panic.
 */
 #ifndef MODEL_H
 #define MODEL_H

@@ -10,14 +10,31 @@
 ** one set of checks and messages.
 **
 ** The file runs in its own Lua state with lhost.c's safe libraries (no
-** io, os, package or debug), without load, print or collectgarbage
-** either, no bytecode, and bounds on memory and on the instructions run,
-** so a hostile or buggy spec cannot hang or exhaust the build.
+** io, os, package, debug or coroutine), without load, print, warn or
+** collectgarbage either, no bytecode, and within bounds, so that a
+** hostile or buggy spec cannot hang or exhaust the build:
+**
+**   - SPEC_MEMORY bytes of Lua memory, and SPEC_MAX_KERNELS kernels;
+**   - SPEC_MAX_STEPS * SPEC_STEPS instructions, and SPEC_SECONDS of
+**     processor time (one instruction may compare two long strings).
+**     Once past either, or out of memory, the count hook fires on every
+**     instruction and pcall raises the error again, so that a spec
+**     cannot catch it;
+**   - no work in one C call that the hook cannot stop: string has no
+**     pattern functions (find, match, gmatch, gsub: backtracking is
+**     exponential), table has no move, table.insert and table.remove
+**     refuse a table with a metatable (whose __len could make them loop
+**     forever), setmetatable refuses __gc (finalizers run without hooks),
+**     and the strings' metatable is hidden.
+**
+** Every Lua call runs inside one protected call, so running out of
+** memory is an error at the spec like any other.
 */
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include <lauxlib.h>
 
@@ -26,40 +43,42 @@
 #include "names.h"
 #include "spec.h"
 
-#define SPEC_MEMORY (64u << 20)		/* bytes a spec may allocate */
+#define SPEC_MEGABYTES 64		/* memory a spec may allocate */
+#define SPEC_MEMORY ((size_t)SPEC_MEGABYTES << 20)
+#define SPEC_MILLIONS 100		/* instructions a spec may run, in millions */
 #define SPEC_STEPS 1000			/* instructions between hook calls */
-#define SPEC_MAX_STEPS 100000		/* hook calls: 100 million instructions */
+#define SPEC_MAX_STEPS (SPEC_MILLIONS * 1000)	/* hook calls */
+#define SPEC_SECONDS 10			/* processor time a spec may take */
+#define SPEC_MAX_KERNELS 10000		/* kernels a spec may declare */
 #define DECLARED_KEY "bcastgen.declared"	/* registry: kernel name -> line */
 
+#define STR(x) STR_(x)
+#define STR_(x) #x
+
+/* The errors of the limits, once passed. */
+static const char steps_message[] = "the spec runs too long (more than "
+	STR(SPEC_MILLIONS) " million instructions)";
+static const char time_message[] = "the spec runs too long (more than "
+	STR(SPEC_SECONDS) " s of processor time)";
+static const char memory_message[] = "not enough memory (a spec may use "
+	STR(SPEC_MEGABYTES) " MB)";
+
 struct reader {
+	struct lhost_memory memory;	/* first: the allocator's */
 	struct spec *spec;
 	const char *chunk;	/* the spec's name in messages */
-	size_t memory;		/* bytes allocated now */
+	const struct strbuf *src;	/* its text */
 	int steps;		/* hook calls so far */
+	clock_t start;		/* processor time when the spec started */
+	const char *over;	/* the error of the limit passed, or NULL */
+	int declared;		/* kernel names declared */
 };
 
-/* lua_Alloc that refuses to go past SPEC_MEMORY. */
-static void *
-limited_alloc(void *ud, void *ptr, size_t osize, size_t nsize)
-{
-	struct reader *r = ud;
-
-	if (!ptr)
-		osize = 0;
-	if (nsize == 0) {
-		free(ptr);
-		r->memory -= osize;
-		return NULL;
-	}
-	if (nsize > osize && r->memory + (nsize - osize) > SPEC_MEMORY)
-		return NULL;
-	ptr = realloc(ptr, nsize);
-	if (ptr)
-		r->memory = r->memory - osize + nsize;
-	return ptr;
-}
-
-/* Count hook: stop a spec that runs too long. */
+/*
+** Count hook: stop a spec that runs too long. Once past a limit, fire
+** on every instruction, so that the error, even caught, comes back at
+** the next instruction of whatever caught it.
+*/
 static void
 step_hook(lua_State *L, lua_Debug *ar)
 {
@@ -67,9 +86,15 @@ step_hook(lua_State *L, lua_Debug *ar)
 
 	(void)ar;
 	lua_getallocf(L, (void **)&r);
-	if (++r->steps > SPEC_MAX_STEPS)
-		luaL_error(L, "the spec runs too long (more than %d million instructions)",
-		           SPEC_MAX_STEPS * SPEC_STEPS / 1000000);
+	if (!r->over && ++r->steps > SPEC_MAX_STEPS)
+		r->over = steps_message;
+	if (!r->over && (double)(clock() - r->start) > (double)SPEC_SECONDS * CLOCKS_PER_SEC)
+		r->over = time_message;
+	if (r->over) {
+		lua_sethook(L, step_hook, LUA_MASKCOUNT, 1);
+		lua_pushstring(L, r->over);
+		lua_error(L);
+	}
 }
 
 /* Raise "CHUNK:LINE: MSG" for the kernel declared at LINE. */
@@ -95,6 +120,16 @@ desc_error(lua_State *L, const struct reader *r, const struct desc *d, struct st
 	return kernel_error(L, r, d->line, "kernel '%s': %s", d->name, lua_tostring(L, -1));
 }
 
+/* Return whether the string at IDX holds a NUL byte, which C would cut it at. */
+static int
+has_nul(lua_State *L, int idx)
+{
+	size_t len;
+	const char *str = lua_tolstring(L, idx, &len);
+
+	return strlen(str) != len;
+}
+
 /* Set row K of the field table in D from the value on top of the stack. */
 static void
 set_field(lua_State *L, const struct reader *r, struct desc *d, int k)
@@ -115,6 +150,10 @@ set_field(lua_State *L, const struct reader *r, struct desc *d, int k)
 	}
 	if (type == LUA_TBOOLEAN && !lua_toboolean(L, -1))
 		return;
+	if (type == LUA_TSTRING && has_nul(L, -1)) {
+		sb_printf(&err, "field '%s': the value holds a NUL byte", name);
+		desc_error(L, r, d, &err);
+	}
 	lua_pushvalue(L, -1);	/* lua_tostring converts an integer in place */
 	sb_printf(&err, "field '%s': ", name);
 	if (field_set(d, k, type == LUA_TBOOLEAN ? "" : lua_tostring(L, -1), &err) != 0)
@@ -145,6 +184,9 @@ l_kernel_body(lua_State *L)
 	lua_pushboolean(L, 1);
 	lua_replace(L, lua_upvalueindex(3));
 	s = r->spec;
+	if (s->n == SPEC_MAX_KERNELS)
+		kernel_error(L, r, (int)lua_tointeger(L, lua_upvalueindex(2)),
+		             "more than %d kernels in one spec", SPEC_MAX_KERNELS);
 	if (s->n == s->cap) {
 		s->cap = s->cap ? 2 * s->cap : 16;
 		s->kernel = xrealloc(s->kernel, (size_t)s->cap * sizeof *s->kernel);
@@ -163,6 +205,10 @@ l_kernel_body(lua_State *L)
 			sb_printf(&err, "operand %d is not a string like \"x=2,3\"", (int)i);
 			desc_error(L, r, d, &err);
 		}
+		if (has_nul(L, -1)) {
+			sb_printf(&err, "operand %d holds a NUL byte", (int)i);
+			desc_error(L, r, d, &err);
+		}
 		if (desc_add_operand(d, lua_tostring(L, -1), &err) != 0)
 			desc_error(L, r, d, &err);
 		lua_pop(L, 1);
@@ -176,6 +222,10 @@ l_kernel_body(lua_State *L)
 		if (lua_type(L, -1) != LUA_TSTRING) {
 			sb_add(&err, "a key that is not a field name (operands are the "
 			       "strings in order: \"x=2,3\", \"y=3\")");
+			desc_error(L, r, d, &err);
+		}
+		if (has_nul(L, -1)) {
+			sb_add(&err, "a field name holds a NUL byte");
 			desc_error(L, r, d, &err);
 		}
 		if (field_find(lua_tostring(L, -1), FROM_SPEC) < 0
@@ -197,20 +247,36 @@ l_kernel_body(lua_State *L)
 	return 0;
 }
 
+/*
+** The line of the spec's main chunk that is running: the call that led
+** to the C function running now, through any helper functions.
+*/
+static int
+main_chunk_line(lua_State *L)
+{
+	lua_Debug ar;
+	int line = 0;
+
+	for (int level = 1; lua_getstack(L, level, &ar); level++)
+		if (lua_getinfo(L, "Sl", &ar) && strcmp(ar.what, "main") == 0)
+			line = ar.currentline;
+	return line;
+}
+
 /* kernel "NAME": check the name is new, return the function that takes the table. */
 static int
 l_kernel(lua_State *L)
 {
 	struct reader *r;
 	struct strbuf long_name = {0};
-	lua_Debug ar;
-	int line = 0;
+	int line = main_chunk_line(L);
 
 	lua_getallocf(L, (void **)&r);
-	if (lua_getstack(L, 1, &ar) && lua_getinfo(L, "l", &ar))
-		line = ar.currentline;
 	if (lua_type(L, 1) != LUA_TSTRING)
 		kernel_error(L, r, line, "kernel needs a name: kernel \"bias_add\" { ... }");
+	if (has_nul(L, 1))
+		kernel_error(L, r, line, "kernel '%s': the name holds a NUL byte",
+		             lua_tostring(L, 1));
 	if (names_check_length(lua_tostring(L, 1), &long_name) != 0) {
 		lua_pushstring(L, long_name.s);
 		sb_free(&long_name);
@@ -276,20 +342,203 @@ finish_kernel(struct desc *d, const char *path)
 }
 
 /*
+** Note that the spec passed a limit, described by OVER, and raise it;
+** from now on the count hook raises it again at every instruction.
+*/
+static int
+pass_limit(lua_State *L, struct reader *r, const char *over)
+{
+	if (!r->over)
+		r->over = over;
+	lua_sethook(L, step_hook, LUA_MASKCOUNT, 1);
+	lua_pushstring(L, r->over);
+	return lua_error(L);
+}
+
+/*
+** xpcall's message handler, upvalue 1, skipped once past a limit: the
+** hook's error reaches it with hooks off, so it could loop forever.
+*/
+static int
+l_handler(lua_State *L)
+{
+	struct reader *r;
+
+	lua_getallocf(L, (void **)&r);
+	if (r->over)
+		return 1;
+	lua_pushvalue(L, lua_upvalueindex(1));
+	lua_insert(L, 1);
+	lua_call(L, lua_gettop(L) - 1, 1);
+	return 1;
+}
+
+/*
+** pcall and xpcall (upvalue 1 says which) that cannot catch passing a
+** limit, the memory's included: they raise it again.
+*/
+static int
+l_pcall(lua_State *L)
+{
+	struct reader *r;
+	int xp = strcmp(lua_tostring(L, lua_upvalueindex(1)), "xpcall") == 0;
+	int status;
+
+	lua_getallocf(L, (void **)&r);
+	luaL_checkany(L, 1);
+	if (xp) {
+		luaL_checktype(L, 2, LUA_TFUNCTION);
+		lua_pushvalue(L, 2);
+		lua_pushcclosure(L, l_handler, 1);
+		lua_replace(L, 2);
+		lua_rotate(L, 1, 1);	/* the handler first, then the function */
+	}
+	status = lua_pcall(L, lua_gettop(L) - 1 - xp, LUA_MULTRET, xp);
+	if (status == LUA_ERRMEM)
+		pass_limit(L, r, memory_message);
+	if (r->over)
+		pass_limit(L, r, r->over);
+	lua_pushboolean(L, status == LUA_OK);
+	if (xp)
+		lua_replace(L, 1);
+	else
+		lua_insert(L, 1);
+	return status == LUA_OK ? lua_gettop(L) : 2;
+}
+
+/* setmetatable that refuses a metatable with __gc: finalizers run without hooks. */
+static int
+l_setmetatable(lua_State *L)
+{
+	luaL_checktype(L, 1, LUA_TTABLE);
+	luaL_argexpected(L, lua_type(L, 2) == LUA_TNIL || lua_type(L, 2) == LUA_TTABLE, 2,
+	                 "nil or table");
+	if (lua_type(L, 2) == LUA_TTABLE) {
+		lua_pushliteral(L, "__gc");
+		if (lua_rawget(L, 2) != LUA_TNIL)
+			return luaL_error(L, "a spec may not set a __gc metamethod");
+		lua_pop(L, 1);
+	}
+	lua_pushvalue(L, lua_upvalueindex(1));
+	lua_insert(L, 1);
+	lua_call(L, lua_gettop(L) - 1, LUA_MULTRET);
+	return lua_gettop(L);
+}
+
+/*
+** table.insert and table.remove, upvalue 2, on a table without a
+** metatable only: its length is then bounded by the memory it holds.
+*/
+static int
+l_table_plain(lua_State *L)
+{
+	luaL_checktype(L, 1, LUA_TTABLE);
+	if (lua_getmetatable(L, 1))
+		return luaL_error(L, "%s: a spec may not use it on a value with a metatable",
+		                  lua_tostring(L, lua_upvalueindex(1)));
+	lua_pushvalue(L, lua_upvalueindex(2));
+	lua_insert(L, 1);
+	lua_call(L, lua_gettop(L) - 1, LUA_MULTRET);
+	return lua_gettop(L);
+}
+
+/*
+** Replace the function NAME of library LIB (NULL: a global), the table
+** on top of the stack, by FN with the full name and the function as
+** upvalues.
+*/
+static void
+wrap(lua_State *L, const char *lib, const char *name, lua_CFunction fn)
+{
+	if (lib)
+		lua_pushfstring(L, "%s.%s", lib, name);
+	else
+		lua_pushstring(L, name);
+	lua_getfield(L, -2, name);
+	lua_pushcclosure(L, fn, 2);
+	lua_setfield(L, -2, name);
+}
+
+/*
+** Fill L with what a spec sees: the safe libraries less what could read,
+** write, load code or run unbounded (see the top of this file), and the
+** function kernel.
+*/
+static void
+open_sandbox(lua_State *L)
+{
+	static const char *const unsafe[] = {"load", "print", "warn", "collectgarbage", NULL};
+	static const char *const patterns[] = {"find", "match", "gmatch", "gsub", NULL};
+
+	lhost_open_safe_libs(L);
+	for (int i = 0; unsafe[i]; i++) {
+		lua_pushnil(L);
+		lua_setglobal(L, unsafe[i]);
+	}
+	lua_getglobal(L, "string");
+	for (int i = 0; patterns[i]; i++) {
+		lua_pushnil(L);
+		lua_setfield(L, -2, patterns[i]);
+	}
+	lua_pop(L, 1);
+	lua_pushliteral(L, "");		/* hide the strings' metatable */
+	lua_getmetatable(L, -1);
+	lua_pushboolean(L, 0);
+	lua_setfield(L, -2, "__metatable");
+	lua_pop(L, 2);
+	lua_getglobal(L, "table");
+	lua_pushnil(L);
+	lua_setfield(L, -2, "move");
+	wrap(L, "table", "insert", l_table_plain);
+	wrap(L, "table", "remove", l_table_plain);
+	lua_pop(L, 1);
+	lua_pushglobaltable(L);
+	wrap(L, NULL, "pcall", l_pcall);
+	wrap(L, NULL, "xpcall", l_pcall);
+	lua_getfield(L, -1, "setmetatable");
+	lua_pushcclosure(L, l_setmetatable, 1);
+	lua_setfield(L, -2, "setmetatable");
+	lua_pop(L, 1);
+	lua_pushcfunction(L, l_kernel);
+	lua_setglobal(L, "kernel");
+	lua_newtable(L);
+	lua_setfield(L, LUA_REGISTRYINDEX, DECLARED_KEY);
+}
+
+/* Open the sandbox and run the spec, its reader the light userdata at 1. */
+static int
+run_spec(lua_State *L)
+{
+	struct reader *r = lua_touserdata(L, 1);
+	struct strbuf chunk = {0};
+	int status;
+
+	open_sandbox(L);
+	sb_printf(&chunk, "@%s", r->chunk);
+	status = luaL_loadbufferx(L, r->src->s ? r->src->s : "", r->src->len, chunk.s, "t");
+	sb_free(&chunk);
+	if (status != LUA_OK)
+		return lua_error(L);
+	r->start = clock();
+	lua_sethook(L, step_hook, LUA_MASKCOUNT, SPEC_STEPS);
+	lua_call(L, 0, 0);
+	return 0;
+}
+
+/*
 ** Run the spec file PATH and fill S with its kernels, in order. Dies on
 ** any error, with the place in PATH.
 */
 void
 spec_read(const char *path, struct spec *s)
 {
-	/* beyond what lhost_open_safe_libs removes */
-	static const char *const unsafe[] = {"load", "print", "collectgarbage", NULL};
-	struct reader r = {s, path, 0, 0};
-	struct strbuf src = {0}, chunk = {0};
+	struct reader r = {{0, SPEC_MEMORY}, s, path, NULL, 0, 0, NULL, 0};
+	struct strbuf src = {0};
 	lua_State *L;
 	FILE *f;
 	char buf[4096];
 	size_t n;
+	int status;
 
 	memset(s, 0, sizeof *s);
 	if (!(f = fopen(path, "rb")))
@@ -299,29 +548,23 @@ spec_read(const char *path, struct spec *s)
 	if (ferror(f))
 		die("cannot read spec file '%s':", path);
 	fclose(f);
-	if (!(L = lua_newstate(limited_alloc, &r)))
-		die("cannot create a Lua state: out of memory");
-	lhost_open_safe_libs(L);
-	for (int i = 0; unsafe[i]; i++) {
-		lua_pushnil(L);
-		lua_setglobal(L, unsafe[i]);
-	}
-	lua_pushcfunction(L, l_kernel);
-	lua_setglobal(L, "kernel");
-	lua_newtable(L);
-	lua_setfield(L, LUA_REGISTRYINDEX, DECLARED_KEY);
-	lua_sethook(L, step_hook, LUA_MASKCOUNT, SPEC_STEPS);
+	r.src = &src;
+	L = lhost_new_state(&r.memory);
 	lua_pushcfunction(L, lhost_msghandler);
-	sb_printf(&chunk, "@%s", path);
-	if (luaL_loadbufferx(L, src.s ? src.s : "", src.len, chunk.s, "t") != LUA_OK
-	    || lua_pcall(L, 0, 0, 1) != LUA_OK)
+	lua_pushcfunction(L, run_spec);
+	lua_pushlightuserdata(L, &r);
+	status = lua_pcall(L, 1, 0, 1);
+	if (status == LUA_ERRMEM && !r.over)
+		r.over = memory_message;
+	if (r.over)
+		die_at(path, "%s", r.over);
+	if (status != LUA_OK)
 		die_lua(path, lua_tostring(L, -1));
 	if (s->n == 0)
 		die_at(path, "the spec declares no kernel: kernel \"%s\" { op = \"add\", "
 		       "\"x=2,3\", \"y=3\" }", "name");
 	lua_close(L);
 	sb_free(&src);
-	sb_free(&chunk);
 	for (int i = 0; i < s->n; i++)
 		finish_kernel(&s->kernel[i], path);
 }

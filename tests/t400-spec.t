@@ -108,9 +108,9 @@ done <<'EOF_CASES'
 1|io.open("/etc/passwd")|bad.lua:1: error: attempt to index a nil value (global 'io')
 1|require "os"|bad.lua:1: error: attempt to call a nil value (global 'require')
 1|dofile "/etc/passwd"|bad.lua:1: error: attempt to call a nil value (global 'dofile')
-1|load(string.dump(function() end))()|bad.lua:1: error: attempt to call a nil value (global 'load')
+1|load(string.dump(function() end))()|bad.lua:1: error: attempt to call a nil value (field 'dump')
 1|while true do end|bad.lua: error: the spec runs too long (more than 100 million instructions)
-1|local t = {} for i = 1, 1e9 do t[i] = string.rep("x", 4096) end|bad.lua: error: not enough memory
+1|local t = {} for i = 1, 1e9 do t[i] = string.rep("x", 4096) end|bad.lua: error: not enough memory (a spec may use 64 MB)
 EOF_CASES
 [ ! -e pwned ]; check $? "the sandbox ran no command"
 
