@@ -59,6 +59,8 @@ EOF_ROW
 	dir=$SCRATCH/case$n
 	cp -a "$SCRATCH/proto" "$dir" && cd "$dir" || exit 1
 	skip_reason= why=
+	# SETUP and ARGS hold no '|': a row that seems to have no ARGS has one.
+	[ -n "$args" ] || why="a bad row: no ARGS (a '|' in SETUP?)"
 	if [ "$setup" != - ]; then
 		eval "$setup" || why="the setup failed"
 	fi
@@ -72,8 +74,7 @@ EOF_ROW
 	set +f
 	timeout -s KILL 10 "$GEN" "$@" >"$SCRATCH/out" 2>"$SCRATCH/err"
 	rc=$?
-	got=
-	IFS= read -r got <"$SCRATCH/err"
+	got=$(head -n 1 "$SCRATCH/err")
 	if [ $rc -gt 128 ]; then
 		why="killed by signal $((rc - 128))"
 	elif [ "$rc" != "$want_rc" ]; then

@@ -22,9 +22,10 @@ tmpl() {
 	fi
 }
 
-# rep STRING N: STRING repeated N times, with no newline.
+# rep STRING N: STRING repeated N times, with no newline. STRING must
+# not hold '&', '/' or a backslash (sed's replacement).
 rep() {
-	awk -v s="$1" -v n="$2" 'BEGIN { while (n-- > 0) printf "%s", s }'
+	printf "%${2}s" '' | sed "s/ /$1/g"
 }
 
 # operands N [SHAPE]: N operands a1=SHAPE ... aN=SHAPE (SHAPE 1), one word each.
@@ -60,4 +61,9 @@ devices_safe() {
 	"$GEN" -o .probe/p.c -M .probe/null x=3 >/dev/null 2>&1
 	[ -c .probe/null ] || skip "this bcastgen replaces a device node named as an output"
 	rm -rf .probe
+}
+
+# need_sysfs: skip the case unless sysfs is mounted at /sys.
+need_sysfs() {
+	[ -d /sys/kernel ] || skip "no sysfs at /sys"
 }
