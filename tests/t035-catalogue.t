@@ -16,7 +16,8 @@
 # A row with status 0 is an edge that must be accepted (it must not
 # write). A row ending in '# issue' is what issue 13 requires but the
 # generator does not do yet: while it fails it is reported as TODO,
-# unless CATALOGUE_STRICT=1.
+# unless CATALOGUE_STRICT=1. CATALOGUE_DUMP=1 prints the exit status and
+# message of each failing row on stderr (to write a new row from).
 . "$(dirname "$0")/lib.sh"
 . "$TESTS/catalogue/lib.sh"
 TEMPLATES=$TESTS/../templates
