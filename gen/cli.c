@@ -322,6 +322,8 @@ cli_read(int argc, char **argv, struct cli *c, struct desc *d)
 				    "one the kernels include: choose another name", c->output,
 				    included_headers[i]);
 	}
+	if (c->dep_target && !c->depfile)
+		usage_error("-MT needs -M: it names the target of the depfile");
 	if (c->spec) {
 		if (d->nops > 0 || d->given || c->name)
 			usage_error("with a spec file, operands and kernel options go in the spec");

@@ -256,8 +256,8 @@ recover(const char *target)
 
 	journal_path(&jpath, target);
 	if (read_all(jpath.s, &j) != 0) {
-		if (errno == ENOENT)
-			status = 0;
+		if (errno == ENOENT || errno == ENOTDIR)
+			status = 0;	/* no journal; a bad directory is said later */
 		else
 			error("cannot read the journal '%s':", jpath.s);
 		goto done;
