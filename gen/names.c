@@ -341,31 +341,61 @@ clash(const struct name *a, const struct name *b)
 }
 
 /*
+** Note in *WORST, *WA and *WB the pair A, B if they clash and are
+** reported for an earlier kernel than the pair noted so far.
+*/
+static void
+note_clash(const struct name *a, const struct name *b, int *worst,
+           const struct name **wa, const struct name **wb)
+{
+	int at = a->kernel > b->kernel ? a->kernel : b->kernel;
+
+	if (!clash(a, b) || (*worst != -2 && at >= *worst))
+		return;
+	*worst = at;
+	/* the subject: a name the user chose, an operand first */
+	*wa = b->chosen && (!a->chosen || (a->file_scope && !b->file_scope)) ? b : a;
+	*wb = *wa == a ? b : a;
+}
+
+/*
 ** Check every pair of names in NS with the same text. On a clash return
 ** the kernel it is reported for (the later of the two, the first such
 ** kernel if there are several) with the message in ERR; return -2 when
-** there is none.
+** there is none. Names of different kernels clash only through one seen
+** by the whole file, so a name that every kernel has costs linear time.
 */
 int
 names_check_clashes(struct names *ns, struct strbuf *err)
 {
-	const struct name *worst_a = NULL, *worst_b = NULL;
-	int worst = -2;
+	const struct name *worst_a = NULL, *worst_b = NULL, *g;
+	int worst = -2, *file = xmalloc(((size_t)ns->n + 1) * sizeof *file);
 
 	qsort(ns->name, (size_t)ns->n, sizeof *ns->name, by_text);
-	for (int i = 0; i < ns->n; i++)
-		for (int j = i + 1; j < ns->n && strcmp(ns->name[i].text, ns->name[j].text) == 0; j++) {
-			const struct name *a = &ns->name[i], *b = &ns->name[j];
-			int at = a->kernel > b->kernel ? a->kernel : b->kernel;
+	g = ns->name;
+	for (int start = 0, end; start < ns->n; start = end) {
+		int nfile = 0;
 
-			if (clash(a, b) && (worst == -2 || at < worst)) {
-				worst = at;
-				/* the subject: a name the user chose, an operand first */
-				worst_a = b->chosen && (!a->chosen || (a->file_scope && !b->file_scope))
-				          ? b : a;
-				worst_b = worst_a == a ? b : a;
+		for (end = start; end < ns->n && strcmp(g[start].text, g[end].text) == 0; end++)
+			if (g[end].file_scope)
+				file[nfile++] = end;
+		for (int i = start, f = 0, j; i < end; i++) {
+			while (f < nfile && file[f] <= i)
+				f++;
+			if (g[i].file_scope) {
+				for (j = i + 1; j < end; j++)
+					note_clash(&g[i], &g[j], &worst, &worst_a, &worst_b);
+				continue;
 			}
+			/* i's kernel, then the file's names past it */
+			for (j = i + 1; j < end && g[j].kernel == g[i].kernel; j++)
+				note_clash(&g[i], &g[j], &worst, &worst_a, &worst_b);
+			for (int k = f; k < nfile; k++)
+				if (file[k] >= j)
+					note_clash(&g[i], &g[file[k]], &worst, &worst_a, &worst_b);
 		}
+	}
+	free(file);
 	if (worst == -2)
 		return -2;
 	if (worst_a->chosen)
