@@ -86,6 +86,12 @@ static const char limits_text[] =
 "                    macro NAME_SHAPE past 31) a warning: some toolchains\n"
 "                    truncate external names to 31 characters\n"
 "  operand name      63 characters: C guarantees 63 for internal names\n"
+"  spec run          100 million Lua instructions and 10 s of processor time,\n"
+"                    not catchable by pcall: a build step must end\n"
+"  spec memory       64 MB of Lua memory; templates 1 GB\n"
+"  spec kernels      10000: generation takes about 13 s at the limit\n"
+"  output            64 MB of generated C in one run, more than a compiler\n"
+"                    takes in reasonable time\n"
 "\n";
 
 static const char status_text[] =

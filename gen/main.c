@@ -204,12 +204,13 @@ kernel_free(struct kernel *k)
 
 /*
 ** Resolve, plan and render each kernel of R in turn. Dies on the first
-** error, naming its kernel.
+** error, naming its kernel, or when the files would pass OUTPUT_MAX_BYTES.
 */
 static void
 generate(struct run *r)
 {
 	struct kernel *k = xmalloc(sizeof *k);
+	size_t bytes = 0;
 
 	r->c = xmalloc((size_t)r->n * sizeof *r->c);
 	r->h = xmalloc((size_t)r->n * sizeof *r->h);
@@ -231,6 +232,11 @@ generate(struct run *r)
 		/* Render it. */
 		render_kernel(r, k, i, &r->c[i], &r->h[i]);
 		kernel_free(k);
+		bytes += r->c[i].len + r->h[i].len;
+		if (bytes > OUTPUT_MAX_BYTES)
+			die_kernel(r, &r->desc[i], "the generated files would pass the limit of "
+			           "64 MB, more than a compiler takes in reasonable time: "
+			           "split the kernels into several files");
 	}
 	free(k);
 }

@@ -7,6 +7,7 @@
 #include "util.h"
 
 #define OUTPUT_MAX 4	/* files one run writes */
+#define OUTPUT_MAX_BYTES (64u << 20)	/* bytes of generated C in one run */
 
 /* One file of the run. */
 struct output_file {
