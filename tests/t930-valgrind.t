@@ -1,7 +1,7 @@
 #!/bin/sh
 # t930-valgrind: Valgrind's memcheck on a few runs of the generator that
 # between them go through every phase: a spec with a depfile, an --expr
-# kernel, an unrolled kernel, --explain, and errors from the
+# kernel, an unrolled kernel, --explain, and errors from an option,
 # a shape, an option, the broadcasting and a spec. No invalid read or
 # write, no use of an uninitialised value, no block definitely lost; each
 # run keeps its exit status.
