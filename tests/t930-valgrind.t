@@ -2,7 +2,7 @@
 # t930-valgrind: Valgrind's memcheck on a few runs of the generator that
 # between them go through every phase: a spec with a depfile, an --expr
 # kernel, an unrolled kernel, --explain, and errors from an option,
-# a shape, an option, the broadcasting and a spec. No invalid read or
+# a shape, the broadcasting and a spec. No invalid read or
 # write, no use of an uninitialised value, no block definitely lost; each
 # run keeps its exit status.
 . "$(dirname "$0")/lib.sh"
