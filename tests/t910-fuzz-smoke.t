@@ -3,7 +3,8 @@
 # committed corpus (tests/fuzz/NAME, the findings of past runs included)
 # and fuzzes for FUZZ_SMOKE_SECONDS (2) more, under ASan, UBSan and leak
 # detection: no crash, leak, hang or sanitizer report. The inputs of
-# known bugs not fixed yet (tests/fuzz/known/NAME) are replayed as TODO.
+# known bugs not fixed yet (tests/fuzz/known/NAME) are replayed as TODO,
+# a hang cut at 5 s.
 . "$(dirname "$0")/lib.sh"
 FUZZ=$(dirname "$GEN")/fuzz
 seconds=${FUZZ_SMOKE_SECONDS:-2}
@@ -37,7 +38,7 @@ for f in "$TESTS"/fuzz/known/*/*; do
 	[ -f "$f" ] || continue
 	n=$((n + 1))
 	name=$(basename "$(dirname "$f")")
-	if "$FUZZ/fuzz_$name" -close_fd_mask=2 "$f" >known.log 2>&1; then
+	if "$FUZZ/fuzz_$name" -timeout=5 -close_fd_mask=2 "$f" >known.log 2>&1; then
 		echo "ok $n - fuzz_$name on known bug $(basename "$f") # TODO fixed: move it to tests/fuzz/$name"
 	else
 		echo "not ok $n - fuzz_$name on known bug $(basename "$f") # TODO not fixed yet"
