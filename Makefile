@@ -11,7 +11,11 @@ LUA_CFLAGS = $(shell pkg-config --cflags lua5.4)
 LUA_LIBS = $(shell pkg-config --libs lua5.4)
 PROVE_FLAGS = -j$(shell nproc 2>/dev/null || echo 2)
 # Debian packages that the build, the tests and the demo need.
-DEPS = gcc g++ clang make cmake pkg-config liblua5.4-dev perl python3-numpy
+DEPS = gcc g++ clang make cmake pkg-config liblua5.4-dev perl python3-numpy \
+	libclang-rt-14-dev valgrind
+# make fuzz: seconds per harness, and the compiler with libFuzzer.
+FUZZ_SECONDS = 60
+FUZZ_CC = clang
 -include config.mak
 
 WARN = -Wall -Wextra -Wpedantic -Wshadow -Wmissing-prototypes -Wstrict-prototypes
@@ -38,7 +42,7 @@ endif
 .DELETE_ON_ERROR:
 .SECONDARY:
 .SUFFIXES:
-.PHONY: all check test demo deps regen install uninstall clean FORCE
+.PHONY: all check test demo deps regen install uninstall clean FORCE fuzz fuzz-build asan
 
 all: $(O)/bcastgen
 
@@ -95,13 +99,69 @@ demo: deps
 	@$(MAKE) --no-print-directory $(O)/bcastgen
 	sh examples/demo.sh $(O)/bcastgen
 
-# The suite in parallel, one job per core, and its wall time.
+# The suite in parallel, one job per core, and its wall time; the
+# sanitizer build and the fuzzing harnesses are built first when the
+# compilers can (tests/t9xx skip otherwise, saying why).
 test: $(O)/bcastgen $(UNIT_TESTS)
+	@$(MAKE) --no-print-directory asan
+	@if $(HAVE_LIBFUZZER); then $(MAKE) --no-print-directory fuzz-build; \
+	else echo 'make check: no libFuzzer runtime (libclang-rt-14-dev): fuzzing smoke run skipped'; fi
 	@start=$$(date +%s); \
 	GEN=$(O)/bcastgen prove --exec '' $(PROVE_FLAGS) tests/*.t $(UNIT_TESTS); \
 	status=$$?; \
 	echo "make check: $$(($$(date +%s) - start)) s wall time"; \
 	exit $$status
+
+# The generator built with AddressSanitizer and UBSan, for tests/t9xx.
+ASAN_FLAGS = -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all \
+	-fno-omit-frame-pointer
+asan:
+	@$(MAKE) --no-print-directory O=$(O)/asan CFLAGS='$(ASAN_FLAGS)' \
+		LDFLAGS='$(ASAN_FLAGS)' $(O)/asan/bcastgen
+
+# libFuzzer harnesses (tests/fuzz/fuzz_*.c) over the generator's sources
+# built with ASan and UBSan, exit turned into a jump back to the harness
+# (tests/fuzz/fuzz.h). make fuzz runs each for FUZZ_SECONDS on its corpus,
+# tests/fuzz/NAME plus what it finds (in $(O)/fuzz/corpus/NAME); crashes
+# go to $(O)/fuzz/crashes/. Then tests/fuzz/compile.sh compiles with
+# -Werror the kernels that the pipeline's inputs generate.
+HAVE_LIBFUZZER = printf 'int LLVMFuzzerTestOneInput(const char *d, unsigned long n)\
+	{ (void)d; (void)n; return 0; }\n' | $(FUZZ_CC) -x c -fsanitize=fuzzer - \
+	-o /dev/null >/dev/null 2>&1
+FUZZERS = shape expr spec pipeline
+FUZZ_SAN = -fsanitize=address,undefined -fno-sanitize-recover=all
+FUZZ_CFLAGS = -std=c99 -g -O1 -fno-omit-frame-pointer $(FUZZ_SAN) \
+	-Igen -I$(O) -Itests/fuzz $(LUA_CFLAGS)
+FUZZ_GEN_OBJS = $(filter-out %/main.o,$(GEN_SRCS:%.c=$(O)/fuzz/obj/%.o)) \
+	$(O)/fuzz/obj/embedded.o $(O)/fuzz/obj/fuzz_rt.o
+
+$(O)/fuzz/obj/gen/%.o: gen/%.c tests/fuzz/fuzz.h $(O)/CFLAGS
+	@mkdir -p $(@D)
+	$(QUIET_CC)$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link \
+		-include tests/fuzz/fuzz.h -Dmain=bcastgen_program_main -MMD -MP -c -o $@ $<
+
+$(O)/fuzz/obj/embedded.o: $(O)/embedded.c
+	@mkdir -p $(@D)
+	$(QUIET_CC)$(FUZZ_CC) $(FUZZ_CFLAGS) -c -o $@ $<
+
+$(O)/fuzz/obj/%.o: tests/fuzz/%.c tests/fuzz/fuzz_rt.h
+	@mkdir -p $(@D)
+	$(QUIET_CC)$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link \
+		-DBC_FUZZ_FILES='"$(CURDIR)/tests/fuzz/files"' -MMD -MP -c -o $@ $<
+
+$(O)/fuzz/fuzz_pipeline: $(O)/fuzz/obj/gen/main.o
+$(O)/fuzz/fuzz_%: $(O)/fuzz/obj/fuzz_%.o $(FUZZ_GEN_OBJS)
+	$(QUIET_LINK)$(FUZZ_CC) $(FUZZ_SAN) -fsanitize=fuzzer -o $@ $^ $(LUA_LIBS) -lm
+
+-include $(wildcard $(O)/fuzz/obj/*.d $(O)/fuzz/obj/gen/*.d)
+
+fuzz-build: $(FUZZERS:%=$(O)/fuzz/fuzz_%)
+
+fuzz: fuzz-build $(O)/bcastgen
+	@for f in $(FUZZERS); do \
+		sh tests/fuzz/run.sh $(O)/fuzz $$f $(FUZZ_SECONDS) || exit 1; \
+	done
+	python3 tests/fuzz/compile.py $(O)/bcastgen tests/fuzz/pipeline $(O)/fuzz/corpus/pipeline
 
 # Rewrite the golden files from the current binary; review with git diff.
 regen: $(O)/bcastgen

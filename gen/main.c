@@ -447,12 +447,23 @@ answer(struct run *r)
 	free(k);
 }
 
+/*
+** Run bcastgen on the words ARGV[0..ARGC): main's body. Each call starts
+** from a fresh run, so a test harness may call it again in one process
+** (with exit turned into a jump back to it); the previous call's Lua
+** state is closed then.
+*/
+int bcastgen_main(int argc, char **argv);
+
 int
-main(int argc, char **argv)
+bcastgen_main(int argc, char **argv)
 {
 	static struct run r;
 	struct strbuf out = {0};
 
+	if (r.L)
+		lua_close(r.L);
+	memset(&r, 0, sizeof r);
 	/* Read: the command line, and the spec file it names. */
 	cli_read(argc, argv, &r.cli, &r.cli_kernel);
 	if (r.cli.tmpldir || r.cli.dump_lua || r.cli.explain || r.cli.output)
@@ -485,4 +496,11 @@ main(int argc, char **argv)
 	write_files(&r);
 	finish(NULL, EXIT_OK);
 	return 0;
+}
+
+/* The program: one run on its command line. */
+int
+main(int argc, char **argv)
+{
+	return bcastgen_main(argc, argv);
 }

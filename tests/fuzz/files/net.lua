@@ -1,0 +1,5 @@
+-- a spec the pipeline's inputs may name
+kernel "bias_add"  { op = "add", "x=8,64,56,56", "b=64,1,1" }
+kernel "relu_bias" { expr = "max(x*w + b, 0)", dtype = "f32", "x=8,64,56,56", "w=64,1,1", "b=64,1,1" }
+kernel "scale_y"   { op = "mul", axis = 1, "x=2,3,4,5", "y=3" }
+kernel "mask"      { op = "gt", out_dtype = "u8", "a=4,5", "b=5", strategy = "loops" }

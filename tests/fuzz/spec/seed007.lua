@@ -1,0 +1,1 @@
+return string.rep("a", 10)

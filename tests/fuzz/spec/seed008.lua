@@ -1,0 +1,1 @@
+kernel "k" { expr = "x" .. ("+x"):rep(10), "x=4" }

@@ -1,0 +1,2 @@
+kernel "a" { op = "add", "x=3" }
+kernel "a" { op = "mul", "x=3" }

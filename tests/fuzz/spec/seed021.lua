@@ -1,0 +1,1 @@
+kernel "a" { opp = "add", "x=3" }

@@ -1,0 +1,1 @@
+kernel "a" { inplace = 1, "x=3" }

@@ -1,0 +1,3 @@
+
+
+kernel "a" { expr = "x + z", "x=3" }

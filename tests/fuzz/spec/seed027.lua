@@ -1,0 +1,1 @@
+kernel "a" { op = "frob", "x=3" }

@@ -1,0 +1,1 @@
+kernel "a" { op = "add", expr = "x", "x=3" }

@@ -1,0 +1,1 @@
+io.open("/etc/passwd")

@@ -1,0 +1,2 @@
+kernel "ab" { "x=3" }
+kernel "AB" { "x=3" }

@@ -1,0 +1,2 @@
+kernel "a" { "x=3" }
+kernel "b" { "x=3", "A_RANK=3" }

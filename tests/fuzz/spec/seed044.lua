@@ -1,0 +1,1 @@
+kernel "OUT_H" { "x=3" }

@@ -1,0 +1,1 @@
+kernel "memcpy" { "x=3" }
