@@ -139,7 +139,7 @@ lex_number(struct token *t, const char *s)
 		}
 		if ((s[i] == 'e' || s[i] == 'E')
 		    && (isdigit((unsigned char)s[i + 1])
-		        || (strchr("+-", s[i + 1]) && isdigit((unsigned char)s[i + 2])))) {
+		        || ((s[i + 1] == '+' || s[i + 1] == '-') && isdigit((unsigned char)s[i + 2])))) {
 			t->is_float = 1;
 			i += 2;
 			while (isdigit((unsigned char)s[i]))

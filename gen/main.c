@@ -450,8 +450,8 @@ answer(struct run *r)
 /*
 ** Run bcastgen on the words ARGV[0..ARGC): main's body. Each call starts
 ** from a fresh run, so a test harness may call it again in one process
-** (with exit turned into a jump back to it); the previous call's Lua
-** state is closed then.
+** (with exit turned into a jump back to it, and what the previous call
+** held freed by the harness).
 */
 int bcastgen_main(int argc, char **argv);
 
@@ -461,8 +461,6 @@ bcastgen_main(int argc, char **argv)
 	static struct run r;
 	struct strbuf out = {0};
 
-	if (r.L)
-		lua_close(r.L);
 	memset(&r, 0, sizeof r);
 	/* Read: the command line, and the spec file it names. */
 	cli_read(argc, argv, &r.cli, &r.cli_kernel);

@@ -226,7 +226,7 @@ static int
 round_back(struct plan *p, const struct plan_value *v, const struct dtype *t, int i)
 {
 	struct plan_value step = *v;
-	int r;
+	int r = v->arg[0];
 
 	step.hoistable = 0;
 	step.source = -1;
@@ -234,7 +234,7 @@ round_back(struct plan *p, const struct plan_value *v, const struct dtype *t, in
 		r = convert(p, add_value(p, &step), v->type, t);
 	for (int k = 1; v->nargs > 2 && k < v->nargs; k++) {
 		step.nargs = 2;
-		step.arg[0] = k == 1 ? v->arg[0] : r;
+		step.arg[0] = r;
 		step.arg[1] = v->arg[k];
 		r = convert(p, add_value(p, &step), v->type, t);
 	}

@@ -15,10 +15,12 @@ void bc_fuzz_exit(int status) __attribute__((noreturn));
 void *bc_fuzz_malloc(size_t n);
 void *bc_fuzz_realloc(void *p, size_t n);
 void bc_fuzz_free(void *p);
+char *bc_fuzz_realpath(const char *path, char *resolved);
 
 #define exit(status) bc_fuzz_exit(status)
 #define malloc(n) bc_fuzz_malloc(n)
 #define realloc(p, n) bc_fuzz_realloc(p, n)
 #define free(p) bc_fuzz_free(p)
+#define realpath(path, resolved) bc_fuzz_realpath(path, resolved)
 
 #endif

@@ -6,7 +6,7 @@
 ** see the list reach a block: a block the generator forgot is a leak.
 ** Compiled without fuzz.h.
 */
-#define _POSIX_C_SOURCE 200809L
+#define _XOPEN_SOURCE 700
 #include <dirent.h>
 #include <setjmp.h>
 #include <stdint.h>
@@ -92,6 +92,20 @@ bc_fuzz_malloc(size_t n)
 	close_header(b);
 	live++;
 	return b + 1;
+}
+
+/* realpath for the generator: its result in a block of the list. */
+char *
+bc_fuzz_realpath(const char *path, char *resolved)
+{
+	char *libc = realpath(path, resolved), *p;
+
+	if (!libc || resolved)
+		return libc;
+	if ((p = bc_fuzz_malloc(strlen(libc) + 1)))
+		strcpy(p, libc);
+	free(libc);
+	return p;
 }
 
 /* free for the generator: take P's block off the list. */

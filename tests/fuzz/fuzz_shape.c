@@ -61,11 +61,13 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			bcast_format_error(&out, &b);
 		else
 			bcast_result_shape(&b, &s);
+		bcast_free(&b);
 		if (d.nops == 2) {
 			for (int axis = -2; axis <= SHAPE_MAX_RANK; axis++) {
 				bcast_resolve(&b, d.operand, 2, 1, axis);
 				if (b.err)
 					bcast_format_error(&out, &b);
+				bcast_free(&b);
 				sb_free(&out);
 			}
 		}
