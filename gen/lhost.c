@@ -8,11 +8,15 @@
 ** environment (tmpl.lua), so a render is a pure function of the model
 ** and the template. The state may allocate LHOST_MEMORY bytes, and
 ** every call into it that can allocate runs protected (lhost_protect),
-** so running out of memory is an error like any other.
+** so running out of memory is an error like any other. One template
+** run may take LHOST_MILLIONS million instructions and LHOST_SECONDS of
+** processor time; past either bcastgen stops at once, which no pcall in
+** a template can catch.
 */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include <lauxlib.h>
 #include <lualib.h>
@@ -24,6 +28,16 @@
 #define DIR_KEY "bcastgen.tmpldir"	/* registry: --templates DIR, or nil */
 #define READ_KEY "bcastgen.read"	/* registry: the files read, in order */
 #define LHOST_MEMORY ((size_t)1 << 30)	/* bytes the templates' state may allocate */
+#define LHOST_MILLIONS 100		/* instructions of one template run, in millions */
+#define LHOST_STEPS 10000		/* instructions between hook calls */
+#define LHOST_SECONDS 10		/* processor time of one template run */
+
+/* What the templates' state may use: the allocator's data, first. */
+struct budget {
+	struct lhost_memory memory;
+	long steps;		/* hook calls in this template run */
+	clock_t start;		/* processor time when it began */
+};
 
 /* A call made protected by lhost_protect. */
 struct protected {
@@ -232,12 +246,12 @@ setup(lua_State *L, void *ud)
 lua_State *
 lhost_open(const char *tmpldir)
 {
-	struct lhost_memory *m = xmalloc(sizeof *m);
+	struct budget *b = xmalloc(sizeof *b);
 	lua_State *L;
 
-	m->used = 0;
-	m->limit = LHOST_MEMORY;
-	L = lhost_new_state(m);
+	memset(b, 0, sizeof *b);
+	b->memory.limit = LHOST_MEMORY;
+	L = lhost_new_state(&b->memory);
 	if (lhost_protect(L, 0, setup, (void *)tmpldir) != 0)
 		exit(EXIT_INPUT);
 	return L;
@@ -438,6 +452,36 @@ protected_call_tmpl(lua_State *L, void *ud)
 	return call_tmpl(L, c->fn, c->name, c->with_helpers, c->nargs, c->out);
 }
 
+/* Count hook of a template run: stop bcastgen when it runs too long. */
+static void
+time_hook(lua_State *L, lua_Debug *ar)
+{
+	struct budget *b;
+
+	(void)ar;
+	lua_getallocf(L, (void **)&b);
+	if (++b->steps > (long)LHOST_MILLIONS * 1000000 / LHOST_STEPS
+	    || (double)(clock() - b->start) > (double)LHOST_SECONDS * CLOCKS_PER_SEC)
+		die("a template runs too long (more than %d million instructions or "
+		    "%d s of processor time)", LHOST_MILLIONS, LHOST_SECONDS);
+}
+
+/* Run the template call C protected, within the bounds of one run. */
+static int
+bounded_call_tmpl(lua_State *L, int nargs, struct tmpl_call *c)
+{
+	struct budget *b;
+	int status;
+
+	lua_getallocf(L, (void **)&b);
+	b->steps = 0;
+	b->start = clock();
+	lua_sethook(L, time_hook, LUA_MASKCOUNT, LHOST_STEPS);
+	status = lhost_protect(L, nargs, protected_call_tmpl, c);
+	lua_sethook(L, NULL, 0, 0);
+	return status;
+}
+
 /*
 ** Render template NAME with the model table on top of the stack (popped)
 ** and append the text to OUT. Return 0, or -1 with the error printed.
@@ -447,7 +491,7 @@ lhost_render(lua_State *L, const char *name, struct strbuf *out)
 {
 	struct tmpl_call c = {"render", name, 1, 1, out};
 
-	return lhost_protect(L, 1, protected_call_tmpl, &c);
+	return bounded_call_tmpl(L, 1, &c);
 }
 
 /* Append the Lua source that template NAME compiles to (--dump-lua). */
@@ -456,5 +500,5 @@ lhost_dump_lua(lua_State *L, const char *name, struct strbuf *out)
 {
 	struct tmpl_call c = {"compile", name, 0, 0, out};
 
-	return lhost_protect(L, 0, protected_call_tmpl, &c);
+	return bounded_call_tmpl(L, 0, &c);
 }

@@ -141,6 +141,9 @@ tcheck "a huge string is refused" '@ local s = ("x"):rep(2^30 + 1)' 1 \
 	"bcastgen: error: not enough memory (the templates may use 1024 MB)"
 tcheck "so is a string doubled until it is huge" '@ local s = "x" while true do s = s .. s end' 1 \
 	"bcastgen: error: not enough memory (the templates may use 1024 MB)"
+tcheck "an endless loop inside pcall stops, uncaught" \
+	'@ while true do pcall(function() while true do end end) end' 1 \
+	"bcastgen: error: a template runs too long (more than 100 million instructions or 10 s of processor time)"
 
 echo "1..$n"
 exit $status
