@@ -224,6 +224,24 @@ fail(struct parser *p, int pos, const char *fmt, ...)
 	return -1;
 }
 
+/*
+** Return the character at offset POS of S in BUF (5 bytes): the whole
+** UTF-8 sequence a non-ASCII byte starts, so that a message quotes it
+** as the user typed it.
+*/
+static const char *
+char_at(const char *s, int pos, char *buf)
+{
+	int n = 1;
+
+	while (n < 4 && ((unsigned char)s[pos] & 0xC0) == 0xC0
+	       && ((unsigned char)s[pos + n] & 0xC0) == 0x80)
+		n++;
+	memcpy(buf, s + pos, (size_t)n);
+	buf[n] = 0;
+	return buf;
+}
+
 /* Report what is wrong with the token looked at; return -1. */
 static int
 fail_flaw(struct parser *p)
@@ -377,7 +395,7 @@ primary(struct parser *p)
 {
 	const struct token t = p->tok;
 	int i;
-	char name[NAME_CHARS];
+	char name[NAME_CHARS], c[5];
 
 	if ((t.kind == TK_NUMBER || t.kind == TK_NAME) && t.flaw != FLAW_NONE)
 		return fail_flaw(p);
@@ -408,8 +426,8 @@ primary(struct parser *p)
 		break;
 	}
 	if (!is(p, "("))
-		return fail(p, t.pos, "expected an operand, a number or '(', not '%c'",
-		            p->s[t.pos]);
+		return fail(p, t.pos, "expected an operand, a number or '(', not '%s'",
+		            char_at(p->s, t.pos, c));
 	if (enter(p, t.pos) != 0)
 		return -1;
 	next(p);
@@ -509,6 +527,7 @@ expr_parse(struct expr *e, const char *src, const char *const *names, int nnames
            struct strbuf *err)
 {
 	struct parser p;
+	char c[5];
 
 	memset(e, 0, sizeof *e);
 	e->src = src;
@@ -523,7 +542,8 @@ expr_parse(struct expr *e, const char *src, const char *const *names, int nnames
 	if ((e->root = ternary(&p)) < 0)
 		return -1;
 	if (p.tok.kind != TK_END)
-		return fail(&p, p.tok.pos, "unexpected '%c' after the expression", src[p.tok.pos]);
+		return fail(&p, p.tok.pos, "unexpected '%s' after the expression",
+		            char_at(src, p.tok.pos, c));
 	for (int k = 0; k < nnames; k++) {
 		int used = 0;
 
