@@ -14,6 +14,8 @@
 #define PLAN_UNROLL_DEFAULT 16	/* --unroll-limit default */
 #define PLAN_UNROLL_CEILING 4096	/* whatever --unroll-limit says */
 #define PLAN_UNROLL_NODES 65536	/* elements unrolled times expression nodes */
+#define PLAN_MAX_NEST 32	/* brackets a statement's C may nest, calls, casts and
+				   ?: included; a deeper part goes into a temporary */
 
 enum plan_strategy {
 	PLAN_AUTO,		/* unroll up to the limit, else loops */
@@ -104,6 +106,7 @@ struct plan_value {
 	int level;			/* the loop from which it no longer varies */
 	int hoistable;			/* an op or cast the user wrote: may be computed once */
 	int temp;			/* its number as a value computed once, or -1 */
+	int split;			/* a temporary only to keep the C shallow */
 	int source;			/* the expression node it computes, or -1 */
 };
 
@@ -118,7 +121,9 @@ struct plan {
 	struct plan_read read[BCAST_MAX_OPERANDS];
 	struct plan_value *value;	/* the stored value's tree; the root is last */
 	int nvalues;
-	int *temps;			/* values computed once, before their level */
+	int *temps;			/* values computed once, before their level
+					   (nloops: in the innermost body, or per
+					   element when unrolled) */
 	int ntemps;			/* in the order computed */
 	uint64_t *offset;		/* PLAN_UNROLL: [element * (nin + 1) + operand] */
 	int libm;			/* a value needs the runtime's bc_math.h */
