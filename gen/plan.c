@@ -348,17 +348,26 @@ add_node(struct plan *p, const struct plan_request *rq, int i)
 	return add_value(p, &v);
 }
 
+/* Return how tightly the C operator of infix op OP binds: * / above + -. */
+static int
+infix_binding(const struct op *op)
+{
+	return strcmp(op->name, "multiply") == 0 || strcmp(op->name, "divide") == 0;
+}
+
 /*
-** Return how many brackets the C spelling of value V nests around its
-** argument K, at most, as the templates spell each kind and form (c.lua):
+** Return how many brackets the C spelling of value V of P nests around
+** its argument K, at most, as the templates spell each kind and form (c.lua):
 ** a call, a cast, a parenthesis or a ?: each counts one. bc_f2i8((double)
 ** (a)) nests a in two; (uint8_t)((a != 0) && b) in three; an integer
 ** (int8_t)((c != 0) ? (a) : b) in four; a helper's chain bc_add_i32(
 ** bc_add_i32(a, b), c) its first arguments in one a link.
 */
 static int
-nest_around(const struct plan_value *v, int k)
+nest_around(const struct plan *p, const struct plan_value *v, int k)
 {
+	const struct plan_value *a = &p->value[v->arg[k]];
+
 	if (v->kind == VALUE_CONVERT) {
 		switch (v->convert) {
 		case CONVERT_NONE:
@@ -374,6 +383,12 @@ nest_around(const struct plan_value *v, int k)
 	case FORM_PASS:
 		return 0;
 	case FORM_INFIX:
+		/* a + b + c is (a + b) + c: the first operand of an operator
+		 * binding as tightly needs no parentheses */
+		if (k == 0 && a->kind == VALUE_OP && a->form == FORM_INFIX
+		    && infix_binding(a->op) >= infix_binding(v->op))
+			return 0;
+		return 1;
 	case FORM_PREFIX:
 		return 1;
 	case FORM_HELPER:
@@ -409,7 +424,7 @@ split_deep(struct plan *p)
 
 		for (int k = 0; k < v->nargs; k++) {
 			struct plan_value *a = &p->value[v->arg[k]];
-			int around = nest_around(v, k);
+			int around = nest_around(p, v, k);
 
 			if (a->temp < 0 && depth[v->arg[k]] + around > PLAN_MAX_NEST - 1) {
 				a->temp = 0;

@@ -12,8 +12,10 @@
 #include "expr.h"
 
 #define PLAN_UNROLL_DEFAULT 16	/* --unroll-limit default */
-#define PLAN_UNROLL_CEILING 4096	/* whatever --unroll-limit says */
-#define PLAN_UNROLL_NODES 65536	/* elements unrolled times expression nodes */
+#define PLAN_UNROLL_CEILING 512	/* whatever --unroll-limit says: gcc and clang
+				   -O2 compile the largest in seconds */
+#define PLAN_UNROLL_NODES 1024	/* elements unrolled times expression nodes: f16
+				   chains, the slowest to compile, in seconds */
 #define PLAN_MAX_NEST 32	/* brackets a statement's C may nest, calls, casts and
 				   ?: included; a deeper part goes into a temporary */
 
