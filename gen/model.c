@@ -233,6 +233,7 @@ set_values(lua_State *L, const struct kernel *k)
 		set_int(L, "level", v->level);
 		if (v->temp >= 0)
 			set_int(L, "temp", v->temp);
+		set_bool(L, "split", v->split);
 		if (v->kind == VALUE_READ)
 			set_int(L, "operand", v->operand + 1);
 		if (v->kind == VALUE_LITERAL) {

@@ -22,6 +22,13 @@
 ** literals, ops in their dtype with the form they are computed in, and
 ** every conversion made explicit. The largest parts that vary only in
 ** outer loops are computed once, in the loop where they vary.
+**
+** Depth. Compilers bound how deeply brackets nest (clang: 256), and a
+** long chain (x+x+...+x in i32 is bc_add_i32(bc_add_i32(...), x)) would
+** nest once per link. So the plan counts the brackets each value's C
+** spelling nests, and a part that would take a statement past
+** PLAN_MAX_NEST is computed into a temporary first: the code stays flat
+** whatever the expression.
 */
 #include <math.h>
 #include <stdio.h>
@@ -244,6 +251,31 @@ round_back(struct plan *p, const struct plan_value *v, const struct dtype *t, in
 }
 
 /*
+** Add op value V of node I, computed by a runtime helper: an op of more
+** operands is folded from the left, one step a value, so that each can
+** be computed apart when the chain is long. Return the last step.
+*/
+static int
+fold_helper(struct plan *p, const struct plan_value *v, int i)
+{
+	struct plan_value step = *v;
+
+	step.hoistable = 0;
+	step.source = -1;
+	step.nargs = 2;
+	for (int k = 1; k < v->nargs - 1; k++) {
+		step.arg[0] = k == 1 ? v->arg[0] : p->nvalues - 1;
+		step.arg[1] = v->arg[k];
+		add_value(p, &step);
+	}
+	step.arg[0] = p->nvalues - 1;
+	step.arg[1] = v->arg[v->nargs - 1];
+	step.hoistable = 1;
+	step.source = i;
+	return add_value(p, &step);
+}
+
+/*
 ** Add the value of expression node I of RQ's computation, with its
 ** arguments first; return its index. An operand is read in its stored
 ** dtype and converted to the kernel's; an argument is converted to the
@@ -308,10 +340,102 @@ add_node(struct plan *p, const struct plan_request *rq, int i)
 		}
 		if (v.type != n->type)
 			return round_back(p, &v, n->type, i);
+		if (v.form == FORM_HELPER && v.nargs > 2)
+			return fold_helper(p, &v, i);
 		break;
 	}
 	v.source = i;
 	return add_value(p, &v);
+}
+
+/* Return how tightly the C operator of infix op OP binds: * / above + -. */
+static int
+infix_binding(const struct op *op)
+{
+	return strcmp(op->name, "multiply") == 0 || strcmp(op->name, "divide") == 0;
+}
+
+/*
+** Return how many brackets the C spelling of value V of P nests around
+** its argument K, at most, as the templates spell each kind and form (c.lua):
+** a call, a cast, a parenthesis or a ?: each counts one. bc_f2i8((double)
+** (a)) nests a in two; (uint8_t)((a != 0) && b) in three; an integer
+** (int8_t)((c != 0) ? (a) : b) in four; a helper's chain bc_add_i32(
+** bc_add_i32(a, b), c) its first arguments in one a link.
+*/
+static int
+nest_around(const struct plan *p, const struct plan_value *v, int k)
+{
+	const struct plan_value *a = &p->value[v->arg[k]];
+
+	if (v->kind == VALUE_CONVERT) {
+		switch (v->convert) {
+		case CONVERT_NONE:
+			return 0;
+		case CONVERT_CAST:
+		case CONVERT_ROUND_F16:
+			return 1;
+		default:
+			return 2;
+		}
+	}
+	switch (v->form) {
+	case FORM_PASS:
+		return 0;
+	case FORM_INFIX:
+		/* a + b + c is (a + b) + c: the first operand of an operator
+		 * binding as tightly needs no parentheses */
+		if (k == 0 && a->kind == VALUE_OP && a->form == FORM_INFIX
+		    && infix_binding(a->op) >= infix_binding(v->op))
+			return 0;
+		return 1;
+	case FORM_PREFIX:
+		return 1;
+	case FORM_HELPER:
+		return v->nargs == 1 ? 1 : v->nargs - (k > 1 ? k : 1);
+	case FORM_COMPARE:
+	case FORM_NOT:
+		return 2;
+	case FORM_LOGICAL:
+		return 3;
+	case FORM_SELECT:
+		return 4;
+	}
+	return 4;
+}
+
+/*
+** Mark the values of P computed into a temporary first so that no
+** statement nests more than PLAN_MAX_NEST brackets: the value, and the
+** conversion it is stored through (one more). Bottom up, an argument
+** that would take its value past the bound becomes a temporary, and is
+** then spelled by its name. A read nests at most two (bc_f16_to_f32(x[
+** i])), a literal one. Assumes the values computed once are marked
+** (temp 0): they too are spelled by their names.
+*/
+static void
+split_deep(struct plan *p)
+{
+	int *depth = xmalloc((size_t)p->nvalues * sizeof *depth);
+
+	for (int i = 0; i < p->nvalues; i++) {
+		const struct plan_value *v = &p->value[i];
+		int d = v->kind == VALUE_READ ? 2 : v->kind == VALUE_LITERAL;
+
+		for (int k = 0; k < v->nargs; k++) {
+			struct plan_value *a = &p->value[v->arg[k]];
+			int around = nest_around(p, v, k);
+
+			if (a->temp < 0 && depth[v->arg[k]] + around > PLAN_MAX_NEST - 1) {
+				a->temp = 0;
+				a->split = 1;
+			}
+			if ((a->temp >= 0 ? 0 : depth[v->arg[k]]) + around > d)
+				d = (a->temp >= 0 ? 0 : depth[v->arg[k]]) + around;
+		}
+		depth[i] = d;
+	}
+	free(depth);
 }
 
 /*
@@ -319,6 +443,10 @@ add_node(struct plan *p, const struct plan_request *rq, int i)
 ** choose the values computed once: the largest parts of the computation
 ** that read an input and vary only in outer loops. Only an op or a cast
 ** the user wrote is one, not a read or a conversion the plan added.
+** Then the parts that would nest too deeply (split_deep) are computed
+** once too, in the loop where they vary (in the innermost body, or per
+** element when unrolled, if that is where). Temporaries are numbered in
+** the order computed.
 */
 static void
 set_temps(struct plan *p)
@@ -350,12 +478,18 @@ set_temps(struct plan *p)
 		while (up >= 0 && p->value[up].source < 0)
 			up = parent[up];
 		v->temp = -1;
+		v->split = 0;
 		if (p->strategy != PLAN_LOOPS || !v->hoistable || !reads[i]
 		    || v->level >= (up >= 0 ? p->value[up].level : p->nloops))
 			continue;
-		v->temp = p->ntemps;
-		p->temps[p->ntemps++] = i;
+		v->temp = 0;
 	}
+	split_deep(p);
+	for (int i = 0; i < p->nvalues; i++)
+		if (p->value[i].temp >= 0) {
+			p->value[i].temp = p->ntemps;
+			p->temps[p->ntemps++] = i;
+		}
 	free(parent);
 	free(reads);
 }

@@ -12,8 +12,12 @@
 #include "expr.h"
 
 #define PLAN_UNROLL_DEFAULT 16	/* --unroll-limit default */
-#define PLAN_UNROLL_CEILING 4096	/* whatever --unroll-limit says */
-#define PLAN_UNROLL_NODES 65536	/* elements unrolled times expression nodes */
+#define PLAN_UNROLL_CEILING 512	/* whatever --unroll-limit says: gcc and clang
+				   -O2 compile the largest in seconds */
+#define PLAN_UNROLL_NODES 1024	/* elements unrolled times expression nodes: f16
+				   chains, the slowest to compile, in seconds */
+#define PLAN_MAX_NEST 32	/* brackets a statement's C may nest, calls, casts and
+				   ?: included; a deeper part goes into a temporary */
 #define PLAN_MAX_INPUTS BC_MAX_ARGS	/* a kernel's inputs: C's 127 parameters */
 
 enum plan_strategy {
@@ -105,6 +109,7 @@ struct plan_value {
 	int level;			/* the loop from which it no longer varies */
 	int hoistable;			/* an op or cast the user wrote: may be computed once */
 	int temp;			/* its number as a value computed once, or -1 */
+	int split;			/* a temporary only to keep the C shallow */
 	int source;			/* the expression node it computes, or -1 */
 };
 
@@ -119,7 +124,9 @@ struct plan {
 	struct plan_read read[PLAN_MAX_INPUTS];
 	struct plan_value *value;	/* the stored value's tree; the root is last */
 	int nvalues;
-	int *temps;			/* values computed once, before their level */
+	int *temps;			/* values computed once, before their level
+					   (nloops: in the innermost body, or per
+					   element when unrolled) */
 	int ntemps;			/* in the order computed */
 	uint64_t *offset;		/* PLAN_UNROLL: [element * (nin + 1) + operand] */
 	int libm;			/* a value needs the runtime's bc_math.h */

@@ -259,27 +259,34 @@ test_strategy(void)
 	ok1(message_has("cannot unroll 17 elements: the limit is 16"));
 	request("x=3 y=3", "add", "f32");
 	rq.unroll_limit = PLAN_UNROLL_CEILING + 1;
-	ok1(build() == -1 && message_has("unroll limit 4097 is above the ceiling 4096"));
+	ok1(build() == -1 && message_has("unroll limit 513 is above the ceiling 512"));
 	ok1(plan_for("x=17 y=17", "add", "f32", PLAN_LOOPS) == 0 && p.strategy == PLAN_LOOPS);
 	ok1(plan_for("x=2 y=2", "add", "f32", PLAN_LOOPS) == 0 && p.strategy == PLAN_LOOPS
 	    && p.offset == NULL && p.nloops == 1);
 
-	/* the node bound: 4096 elements of 3 nodes unroll, of 19 do not */
-	request("x=4000 y=4000", "add", "f32");
+	/* the node bound, 1024: 341 elements of 3 nodes unroll, 342 do not;
+	 * 512 of 2 do; 53 of 19 do, 54 do not */
+	request("x=341 y=341", "add", "f32");
+	rq.unroll_limit = PLAN_UNROLL_CEILING;
+	ok1(build() == 0 && p.strategy == PLAN_UNROLL);
+	request("x=342 y=342", "add", "f32");
+	rq.unroll_limit = PLAN_UNROLL_CEILING;
+	ok1(build() == 0 && p.strategy == PLAN_LOOPS);
+	request("x=512", "negative", "f32");
 	rq.unroll_limit = PLAN_UNROLL_CEILING;
 	ok1(build() == 0 && p.strategy == PLAN_UNROLL);
 	request("x=4000 y=4000", big, "f32");
 	ok1(e.n == 19);
 	rq.unroll_limit = PLAN_UNROLL_CEILING;
 	ok1(build() == 0 && p.strategy == PLAN_LOOPS);
-	request("x=3000 y=3000", big, "f32");
+	request("x=53 y=53", big, "f32");
 	rq.unroll_limit = PLAN_UNROLL_CEILING;
-	ok1(build() == 0 && p.strategy == PLAN_UNROLL);	/* 3000 * 19 <= 65536 */
-	request("x=4000 y=4000", big, "f32");
+	ok1(build() == 0 && p.strategy == PLAN_UNROLL);	/* 53 * 19 <= 1024 */
+	request("x=54 y=54", big, "f32");
 	rq.unroll_limit = PLAN_UNROLL_CEILING;
 	rq.strategy = PLAN_UNROLL;
 	ok1(build() == -1);
-	ok1(message_has("cannot unroll 4000 elements of an expression of 19 nodes"));
+	ok1(message_has("cannot unroll 54 elements of an expression of 19 nodes"));
 
 	/* no elements: nothing to loop over or unroll, whatever was asked */
 	ok1(plan_for("x=3,0,4 y=4", "add", "f32", PLAN_AUTO) == 0);
@@ -564,6 +571,50 @@ test_reorder(void)
 	ok1(build() == 0 && p.nloops == 0);
 }
 
+/*
+** Depth: a part whose C would nest past PLAN_MAX_NEST brackets is
+** computed into a temporary first, where it varies (in the innermost
+** body here); a helper op of more operands is folded into binary steps;
+** a flat chain (float +, spelled infix) needs none.
+*/
+static void
+test_depth(void)
+{
+	struct strbuf chain = {0};
+	int split = 0, level = 0;
+
+	sb_add(&chain, "x");
+	for (int k = 1; k < 300; k++)
+		sb_add(&chain, " + x");
+	ok1(plan_for("x=8", chain.s, "i32", PLAN_LOOPS) == 0);
+	for (int t = 0; t < p.ntemps; t++) {
+		split += p.value[p.temps[t]].split;
+		level += p.value[p.temps[t]].level == p.nloops;
+	}
+	/* 299 helper calls, at most 31 a statement */
+	ok(p.ntemps >= 299 / (PLAN_MAX_NEST - 1) && split == p.ntemps && level == p.ntemps,
+	   "a 300-term i32 chain: %d temporaries, all for depth, per element", p.ntemps);
+	for (int t = 1; t < p.ntemps; t++)
+		ok1(p.temps[t] > p.temps[t - 1] && p.value[p.temps[t]].temp == t);
+	ok1(plan_for("x=", chain.s, "i32", PLAN_AUTO) == 0 && p.strategy == PLAN_UNROLL
+	    && p.ntemps >= 299 / (PLAN_MAX_NEST - 1));
+	ok1(plan_for("x=8", chain.s, "f32", PLAN_LOOPS) == 0 && p.ntemps == 0);
+	sb_free(&chain);
+	for (int k = 0; k < 20; k++)
+		sb_add(&chain, "-(");
+	sb_add(&chain, "x");
+	for (int k = 0; k < 20; k++)
+		sb_add(&chain, ")");
+	ok(plan_for("x=8", chain.s, "f32", PLAN_LOOPS) == 0 && p.ntemps == 0, "%s: %d temporaries", chain.s, p.ntemps);
+	sb_free(&chain);
+
+	ok1(plan_for("x=8 y=8 w=8", "max(x, y, w)", "i32", PLAN_LOOPS) == 0);
+	ok1(is_op(root(), "maximum", "i32", FORM_HELPER) && root()->nargs == 2);
+	ok1(is_op(arg(root(), 0), "maximum", "i32", FORM_HELPER) && arg(root(), 0)->nargs == 2
+	    && arg(root(), 0)->source < 0 && is_read(arg(arg(root(), 0), 1), 1, "i32"));
+	ok1(p.ntemps == 0);
+}
+
 int
 main(void)
 {
@@ -573,6 +624,7 @@ main(void)
 	test_values();
 	test_hoisting();
 	test_reorder();
+	test_depth();
 	plan_free(&p);
 	expr_free(&e);
 	sb_free(&err);

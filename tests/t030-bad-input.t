@@ -64,7 +64,7 @@ done <<EOF_CASES
 1|--shape --expr=x+1 x=3 y=3|bcastgen: error: operand 'y' is not used in the expression
 1|-o k.c --op sqrt --dtype i16 x=3|bcastgen: error: op 'sqrt' does not apply to dtype i16: it needs f16, f32 or f64
 2|-o k.c --op add --expr=x x=3|bcastgen: error: give --op or --expr, not both
-1|-o k.c --strategy=unroll --unroll-limit=4096 --expr=x+x+x+x+x+x+x+x+x+x x=64,64|bcastgen: error: cannot unroll 4096 elements of an expression of 19 nodes: at most 65536 nodes are unrolled in all (use --strategy loops)
+1|-o k.c --strategy=unroll --unroll-limit=512 --expr=x+x+x+x+x+x+x+x+x+x x=8,64|bcastgen: error: cannot unroll 512 elements of an expression of 19 nodes: at most 1024 nodes are unrolled in all (use --strategy loops)
 1|-o k.c --strategy=loops --expr=x*exp(b)+t0 x=3,4 b=3,1 t0=3,4|bcastgen: error: 't0', an operand of kernel 'k', is also a value kernel 'k' computes once: choose another name
 1|-o k.c --dtype f8 x=3|bcastgen: error: unknown dtype 'f8': expected f16 f32 f64 i8 i16 i32 i64 u8 u16 u32 u64
 1|-o k.c x:f128=3|bcastgen: error: unknown dtype 'f128' of operand 'x': expected f16 f32 f64 i8 i16 i32 i64 u8 u16 u32 u64
@@ -72,9 +72,9 @@ done <<EOF_CASES
 1|--shape --op invert --dtype f64 x=3|bcastgen: error: op 'invert' does not apply to dtype f64: it needs an integer dtype
 1|-o k.c --op sub x=3|bcastgen: error: op 'subtract' takes 2 operands, got 1
 1|-o k.c --op not x=3 y=3|bcastgen: error: op 'logical_not' takes 1 operand, got 2
-1|-o k.c --strategy unroll x=5,5|bcastgen: error: cannot unroll 25 elements: the limit is 16 (set it with --unroll-limit, at most 4096, or use --strategy loops)
-1|-o k.c --strategy unroll --unroll-limit 4096 x=4097|bcastgen: error: cannot unroll 4097 elements: the limit is 4096 (set it with --unroll-limit, at most 4096, or use --strategy loops)
-1|-o k.c --unroll-limit 5000 x=3|bcastgen: error: unroll limit 5000 is out of range: it must be from 0 to 4096
+1|-o k.c --strategy unroll x=5,5|bcastgen: error: cannot unroll 25 elements: the limit is 16 (set it with --unroll-limit, at most 512, or use --strategy loops)
+1|-o k.c --strategy unroll --unroll-limit 512 x=513|bcastgen: error: cannot unroll 513 elements: the limit is 512 (set it with --unroll-limit, at most 512, or use --strategy loops)
+1|-o k.c --unroll-limit 5000 x=3|bcastgen: error: unroll limit 5000 is out of range: it must be from 0 to 512
 1|-o k.c --strategy fast x=3|bcastgen: error: unknown strategy 'fast': expected auto, unroll or loops
 1|-o k.c --out-shape 3,4 x=3|bcastgen: error: the result shape (3,) is not the --out-shape (3,4)
 1|-o k.c --out-shape 3,-4 x=3|bcastgen: error: bad --out-shape: bad size '-4' in shape '3,-4' of operand 'out': sizes are non-negative integers

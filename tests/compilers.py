@@ -1,0 +1,321 @@
+"""Worker of t070-compilers: whatever bcastgen accepts, gcc and clang compile.
+
+Usage: compilers.py GEN RUNTIME_DIR. Prints TAP.
+
+For each expression pattern (a chain of every binary operator, the same
+operator nested to the right in parentheses, nested calls and casts,
+n-ary calls, unary operators, ?: nested in either arm, mixtures), in
+i32, f32 and f16, it finds the largest size bcastgen accepts (a binary
+search: deeper or longer is rejected past the limits), generates the
+kernel at that size as a loop nest and as the strategy auto chooses for
+a few elements, and compiles every kernel with gcc and clang, -O2 and
+strict warnings as errors. clang runs with -fbracket-depth=48: the plan
+keeps every statement within 32 nested brackets (PLAN_MAX_NEST), and a
+rank-1 kernel adds a few, so a kernel past it means the bound is broken.
+
+Then NumPy checks the values of the flattened code: a 300-term add chain
+(i32, wrapping; f32, folded from the left) and the deepest chain of
+nested ?:, built as a shared library and called through ctypes.
+
+Last, nesting past the limits: 64 levels are accepted, 65 rejected with
+the message, and expressions nested 100,000 deep are one clear error
+(exit 1, no signal, nothing written).
+"""
+import ctypes
+import os
+import subprocess
+import sys
+import tempfile
+
+GEN = os.path.abspath(sys.argv[1])
+RUNTIME = os.path.abspath(sys.argv[2])
+FLAGS = ["-std=c99", "-O2", "-Wall", "-Wextra", "-Wpedantic", "-Wconversion",
+         "-Werror", "-ffp-contract=off", "-I", RUNTIME]
+DTYPES = ["i32", "f32", "f16"]
+CAP = 1000          # no pattern needs more repetitions than nodes
+
+tests = 0
+failed = 0
+
+
+def ok(cond, name, diag=None):
+    global tests, failed
+    tests += 1
+    if not cond:
+        failed += 1
+    print("%s %d - %s" % ("ok" if cond else "not ok", tests, name))
+    if not cond and diag:
+        for line in diag.strip().splitlines()[:12]:
+            print("#   " + line[:300])
+    sys.stdout.flush()
+
+
+def gen(out, args):
+    return subprocess.run([GEN, "-o", out] + args, capture_output=True, text=True)
+
+
+def rep(head, n, middle, tail):
+    return head * n + middle + tail * n
+
+
+BINOPS = ["+", "-", "*", "/", "%", "<<", ">>", "<", "<=", ">", ">=", "==", "!=",
+          "&", "^", "|", "&&", "||"]
+FUNCS1 = ["abs", "sqrt", "exp", "log", "floor", "ceil", "i32", "f32", "f16", "i8",
+          "u8", "f64", "i64", "u64"]
+FUNCS2 = ["max", "min", "fmax", "fmin", "pow", "fmod", "copysign", "hypot", "atan2",
+          "logaddexp", "heaviside"]
+
+
+def patterns():
+    """(name, n -> expression text, operand names) for every worst case."""
+    p = []
+    for op in BINOPS:
+        p.append(("chain " + op, lambda n, op=op: "x" + (" %s x" % op) * n))
+        p.append(("right-nested " + op, lambda n, op=op: rep("x %s (" % op, n, "x", ")")))
+    for f in FUNCS1:
+        p.append(("nested %s()" % f, lambda n, f=f: rep(f + "(", n, "x", ")")))
+    for f in FUNCS2:
+        p.append(("nested %s(., x)" % f, lambda n, f=f: rep(f + "(", n, "x", ", x)")))
+        p.append(("nested %s(x, .)" % f, lambda n, f=f: rep(f + "(x, ", n, "x", ")")))
+        p.append(("n-ary %s" % f, lambda n, f=f: f + "(" + ", ".join(["x"] * (n + 1)) + ")"))
+    for u in ["-", "!", "~"]:
+        p.append(("unary " + u, lambda n, u=u: u * n + "x"))
+        p.append(("unary %s()" % u, lambda n, u=u: rep(u + "(", n, "x", ")")))
+    p += [
+        ("?: in the else arm", lambda n: "x ? x : " * n + "x"),
+        ("?: in the then arm", lambda n: rep("x ? ", n, "x", " : x")),
+        ("?: parenthesized", lambda n: rep("x ? x : (", n, "x", ")")),
+        ("?: as a condition", lambda n: rep("(", n, "x", " ? x : x)")),
+        ("where nested", lambda n: rep("where(x, x, ", n, "x", ")")),
+        ("casts alternating", lambda n: rep("i32(f32(", n, "x", "))")),
+        ("f16 casts alternating", lambda n: rep("f16(i8(", n, "x", "))")),
+        ("saturating casts", lambda n: rep("i8(f64(", n, "x", "))")),
+        ("chains in calls", lambda n: rep("max(", n, "x" + " + x" * 8, " - x * x, x)")),
+        ("chains in ?:", lambda n: rep("(x < x) ? x - x : (", n, "x", ")")),
+        ("comparisons nested", lambda n: rep("(x < ", n, "x", ")")),
+        ("logical nested", lambda n: rep("(x && ", n, "x", ")")),
+        ("mixed chain", lambda n: "x" + " + x * x - x / x" * n),
+    ]
+    return p
+
+
+def accepted(expr, dtype, scratch, operands=("x=3",)):
+    r = gen(os.path.join(scratch, "probe.c"), ["--dtype", dtype, "--expr", expr] + list(operands))
+    return r.returncode == 0
+
+
+def largest(make, dtype, scratch, operands=("x=3",)):
+    """The largest n in [1, CAP] that bcastgen accepts, or 0."""
+    if not accepted(make(1), dtype, scratch, operands):
+        return 0
+    lo, hi = 1, CAP
+    if accepted(make(hi), dtype, scratch, operands):
+        return hi
+    while hi - lo > 1:
+        mid = (lo + hi) // 2
+        if accepted(make(mid), dtype, scratch, operands):
+            lo = mid
+        else:
+            hi = mid
+    return lo
+
+
+def compile_all(files, scratch, what):
+    """Compile FILES with gcc and clang, as one file that includes them all."""
+    with open(os.path.join(scratch, "all.c"), "w") as f:
+        for k in files:
+            f.write('#include "%s"\n' % os.path.basename(k))
+    for cc, extra in [("gcc", []), ("clang", ["-fbracket-depth=48"])]:
+        r = subprocess.run([cc] + FLAGS + extra + ["-c", "all.c"],
+                           cwd=scratch, capture_output=True, text=True)
+        ok(r.returncode == 0, "%s %s compiles %d kernels%s" % (
+            cc, " ".join(extra), len(files), what), r.stderr)
+
+
+def worst_cases(scratch):
+    files = []
+    kdir = os.path.join(scratch, "k")
+    os.mkdir(kdir)
+    seen = 0
+    for name, make in patterns():
+        for dtype in DTYPES:
+            n = largest(make, dtype, scratch)
+            if n == 0:
+                continue
+            seen += 1
+            expr = make(n)
+            for strategy, shape in [("loops", "x=2,64"), ("auto", "x=2")]:
+                f = os.path.join(kdir, "k%d.c" % len(files))
+                r = gen(f, ["--dtype", dtype, "--strategy", strategy, "--expr", expr, shape])
+                if r.returncode != 0:
+                    ok(False, "%s in %s, n=%d, %s: generated" % (name, dtype, n, strategy),
+                       r.stderr)
+                    continue
+                files.append(f)
+    ok(seen >= 150, "%d worst cases accepted in some dtype" % seen)
+    # the n-ary ops of the command line, with as many operands as allowed
+    for op in ["add", "multiply", "maximum", "minimum"]:
+        for dtype in DTYPES:
+            n, args = 0, []
+            for k in range(2, 300):
+                f = os.path.join(scratch, "probe.c")
+                if gen(f, ["--dtype", dtype, "--op", op] + ["a%d=4" % i for i in range(k)]).returncode:
+                    break
+                n = k
+            ok(n >= 32, "--op %s takes %d operands in %s" % (op, n, dtype))
+            f = os.path.join(kdir, "k%d.c" % len(files))
+            if gen(f, ["--dtype", dtype, "--op", op, "--strategy", "loops"]
+                   + ["a%d=2,4" % i for i in range(n)]).returncode == 0:
+                files.append(f)
+    compile_all(files, kdir, " of the worst cases")
+
+
+def build(scratch, name, args):
+    """Generate kernel NAME with ARGS into a shared library; return it loaded."""
+    c = os.path.join(scratch, name + ".c")
+    r = gen(c, args)
+    if r.returncode != 0:
+        ok(False, name + ": generated", r.stderr)
+        return None
+    so = os.path.join(scratch, name + ".so")
+    r = subprocess.run(["gcc"] + FLAGS + ["-shared", "-fPIC", c, "-o", so, "-lm"],
+                       capture_output=True, text=True)
+    if r.returncode != 0:
+        ok(False, name + ": compiled", r.stderr)
+        return None
+    return getattr(ctypes.CDLL(so), name)
+
+
+def numpy_checks(scratch):
+    try:
+        import numpy as np
+    except ImportError:
+        print("ok %d # skip NumPy checks: numpy not available" % (tests + 1))
+        return
+    rng = np.random.default_rng(70)
+    n = 64
+    for dtype, npt in [("i32", np.int32), ("f32", np.float32)]:
+        if npt == np.int32:
+            x = rng.integers(-2**31, 2**31, n, dtype=np.int64).astype(np.int32)
+            y = rng.integers(-2**31, 2**31, n, dtype=np.int64).astype(np.int32)
+        else:
+            x = rng.standard_normal(n).astype(np.float32)
+            y = rng.standard_normal(n).astype(np.float32)
+        terms = ["x" if k % 3 else "y" for k in range(300)]
+        for strategy, count in [("loops", n), ("unroll", 1)]:
+            name = "chain_%s_%s" % (dtype, strategy)
+            k = build(scratch, name, ["--dtype", dtype, "--strategy", strategy,
+                                      "--expr", " + ".join(terms),
+                                      "x=%d" % count, "y=%d" % count])
+            if k is None:
+                continue
+            out = np.zeros(count, npt)
+            k(x.ctypes.data, y.ctypes.data, out.ctypes.data)
+            want = (x if terms[0] == "x" else y)[:count].copy()
+            with np.errstate(over="ignore"):
+                for t in terms[1:]:
+                    want = want + (x if t == "x" else y)[:count]
+            ok(np.array_equal(out, want), "%s: a 300-term add chain as NumPy adds" % name,
+               "got %r\nwant %r" % (out[:4], want[:4]))
+        # c1 ? a : c2 ? b : ... as deep as allowed
+        def ternary(m):
+            return "".join("(x > %d) ? y + %d : " % (j, j) for j in range(m)) + "y"
+        depth = largest(ternary, dtype, scratch, ("x=3", "y=3"))
+        ok(depth >= 60, "%d nested ?: accepted in %s" % (depth, dtype))
+        xs = rng.integers(-5, depth + 5, n).astype(npt)
+        name = "ternary_%s" % dtype
+        k = build(scratch, name, ["--dtype", dtype, "--strategy", "loops", "--expr",
+                                  ternary(depth), "x=%d" % n, "y=%d" % n])
+        if k is None:
+            continue
+        out = np.zeros(n, npt)
+        k(xs.ctypes.data, y.ctypes.data, out.ctypes.data)
+        want = y.copy()
+        for j in reversed(range(depth)):
+            want = np.where(xs > j, y + npt(j), want).astype(npt)
+        ok(np.array_equal(out, want), "%s: %d nested ?: as NumPy's where" % (name, depth),
+           "got %r\nwant %r" % (out[:4], want[:4]))
+
+
+def limits(scratch):
+    d = os.path.join(scratch, "lim")
+    os.mkdir(d)
+    out = os.path.join(d, "k.c")
+    msg = "the expression nests too deeply: more than 64 levels"
+    for head, mid, tail in [("(", "x", ")"), ("abs(", "x", ")"), ("-", "x", ""),
+                            ("x ? x : ", "x", ""), ("x ? ", "x", " : x"),
+                            ("where(x, x, ", "x", ")"), ("f32(", "x", ")")]:
+        r = gen(out, ["--expr", rep(head, 64, mid, tail), "x=3"])
+        ok(r.returncode == 0, "64 levels of %s%s%s accepted" % (head, mid, tail), r.stderr)
+        r = gen(out, ["--expr", rep(head, 65, mid, tail), "x=3"])
+        ok(r.returncode == 1 and msg in r.stderr, "65 levels of %s%s%s rejected" % (head, mid, tail),
+           r.stderr)
+    for f in os.listdir(d):
+        os.unlink(os.path.join(d, f))
+    for head, mid, tail in [("(", "x", ")"), ("-", "x", ""), ("sqrt(", "x", ")"),
+                            ("x ? ", "x", " : x"), ("x ? x : ", "x", ""),
+                            ("x + (", "x", ")"), ("max(x, ", "x", ")")]:
+        # a word of the command line is at most 128 KiB: 100000 levels
+        # through a spec file, 15000 on the command line
+        spec = os.path.join(scratch, "deep.lua")
+        with open(spec, "w") as f:
+            f.write('kernel "k" { expr = [[%s]], "x=3" }\n' % rep(head, 100000, mid, tail))
+        for how, args in [("spec", [spec]),
+                          ("--expr", ["--expr", rep(head, 15000, mid, tail), "x=3"])]:
+            r = subprocess.run([GEN] + args + ["-o", out], capture_output=True, text=True)
+            ok(r.returncode == 1 and msg in r.stderr and not os.listdir(d),
+               "%s nested %s%s%s: one clear error" % (how, head, mid, tail),
+               "exit %d: %s" % (r.returncode, r.stderr[:300]))
+    r = gen(out, ["--expr", "x" + " + x" * 30000, "x=3"])
+    ok(r.returncode == 1 and "too long: more than 1000 nodes" in r.stderr and not os.listdir(d),
+       "a chain of 30001 terms: one clear error", r.stderr[:300])
+
+
+def unroll_ceiling(scratch):
+    """The largest unrolls accepted compile at -O2 (a sanity bound of 60 s each)."""
+    d = os.path.join(scratch, "unroll")
+    os.mkdir(d)
+    chain = " + ".join(["x*y"] * 12) + " - x"          # 51 nodes of f16 roundings
+    cases = [
+        ("neg_f16", ["--op", "negative", "x:f16=512"]),
+        ("add_f16", ["--op", "add", "x:f16=341", "y:f16=341"]),
+        ("chain_f16", ["--expr", chain, "x:f16=20", "y:f16=20"]),
+        ("ints_i32", ["--dtype", "i32", "--expr",
+                      "max(x*y + (x - y)*3, x/(y|1)) - min(x % (y|1), (x << 2) ^ y)"
+                      " + abs(x - 7) * (y >> 1) - (x & 255) * (y | 3) + (x ^ y) / 5 + x*3",
+                      "x=18", "y=18"]),
+    ]
+    for name, args in cases:
+        c = os.path.join(d, name + ".c")
+        r = gen(c, ["--strategy", "unroll", "--unroll-limit", "512"] + args)
+        ok(r.returncode == 0, "%s: unrolled within the limits" % name, r.stderr)
+        if r.returncode:
+            continue
+        for cc in ["gcc", "clang"]:
+            try:
+                r = subprocess.run([cc] + FLAGS + ["-c", c, "-o", c + "." + cc + ".o"],
+                                   capture_output=True, text=True, timeout=60)
+                ok(r.returncode == 0, "%s -O2 compiles the unrolled %s" % (cc, name), r.stderr)
+            except subprocess.TimeoutExpired:
+                ok(False, "%s -O2 compiles the unrolled %s within 60 s" % (cc, name))
+    # one past the ceilings: explicit unroll is an error naming the limit
+    for args, want in [(["--op", "negative", "x=513"], "the limit is 512"),
+                       (["--op", "add", "x=342", "y=342"], "at most 1024 nodes")]:
+        r = gen(os.path.join(d, "over.c"), ["--strategy", "unroll", "--unroll-limit", "512"] + args)
+        ok(r.returncode == 1 and want in r.stderr, "unroll past the ceiling: %s" % want, r.stderr)
+        r = gen(os.path.join(d, "over.c"), ["--unroll-limit", "512"] + args)
+        ok(r.returncode == 0, "auto past the ceiling: loops", r.stderr)
+
+
+def main():
+    with tempfile.TemporaryDirectory(prefix="bcastgen-t070.") as scratch:
+        limits(scratch)
+        numpy_checks(scratch)
+        worst_cases(scratch)
+        unroll_ceiling(scratch)
+    print("1..%d" % tests)
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
