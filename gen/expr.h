@@ -15,8 +15,8 @@
 #include "ops.h"
 
 #define EXPR_MAX_NODES 1000	/* operands, literals and operators */
-#define EXPR_MAX_DEPTH 64	/* levels of nesting: parentheses, calls, unary
-				   operators, ?: arms, binary operands */
+#define EXPR_MAX_DEPTH 64	/* levels of nesting: parentheses, calls, casts,
+				   unary operators, ?: arms */
 
 enum expr_kind {
 	EXPR_OPERAND,		/* an input */

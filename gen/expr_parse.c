@@ -480,13 +480,12 @@ subexpr(struct parser *p, int limit)
 		args[0] = primary(p);
 	}
 	while (args[0] >= 0 && (b = binop(p)) && b->left > limit) {
+		/* no level of nesting: all are left-associative, so this recursion
+		   goes no deeper than the number of priorities */
 		at = p->tok.pos;
-		if (enter(p, at) != 0)
-			return -1;
 		next(p);
 		if ((args[1] = subexpr(p, b->right)) < 0)
 			return -1;
-		leave(p);
 		args[0] = new_op(p, b->op, args, 2, p->e->node[args[0]].start, at);
 	}
 	return args[0];

@@ -362,12 +362,12 @@ main(void)
 	depth("x ? ", 64, "x", " : x", 4 * 64 + 3);
 	depth("-(", 32, "x", ")", 65);
 	{
-		char *src = nest("(", 63, "x*x + x", ")");
+		char *src = nest("(", 64, "x + x*x << x < x == x & x ^ x | x && x || x", ")");
 
-		ok(load(src, 1, "i32") == 0, "x*x + x in 63 parentheses: 64 levels");
+		ok(load(src, 1, "i32") == 0, "every binary priority in 64 parentheses: 64 levels");
 		free(src);
-		src = nest("(", 63, "x + x*x", ")");
-		fails(src, 1, "i32", 63 + 6, "the expression nests too deeply: more than 64 levels");
+		src = nest("(", 64, "-x", ")");
+		fails(src, 1, "i32", 64 + 1, "the expression nests too deeply: more than 64 levels");
 		free(src);
 	}
 
