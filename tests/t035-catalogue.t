@@ -7,16 +7,14 @@
 # and k.d (old, mode 640), the inputs the setup wrote, and no new file,
 # temporaries included.
 #
-# A row is STATUS | SETUP | ARGS | MESSAGE [# issue]:
+# A row is STATUS | SETUP | ARGS | MESSAGE:
 #   SETUP    shell run in the case's directory first (helpers in
 #            catalogue/lib.sh), or '-'
 #   ARGS     the arguments, as shell words (quotes, $LONG and $(...) work)
 #   MESSAGE  the first line of stderr: exact; '~TEXT' if it contains
 #            TEXT; '/ERE/' if it matches ERE; '-' if stderr is empty
 # A row with status 0 is an edge that must be accepted (it must not
-# write). A row ending in '# issue' is what issue 13 requires but the
-# generator does not do yet: while it fails it is reported as TODO,
-# unless CATALOGUE_STRICT=1. CATALOGUE_DUMP=1 prints the exit status and
+# write). CATALOGUE_DUMP=1 prints the exit status and
 # message of each failing row on stderr (to write a new row from).
 . "$(dirname "$0")/lib.sh"
 . "$TESTS/catalogue/lib.sh"
@@ -56,8 +54,6 @@ sentinel k.d
 n=0 status=0
 while IFS= read -r row; do
 	case $row in '#'* | '') continue ;; esac
-	issue=
-	case $row in *' # issue') issue=1 row=${row% # issue} ;; esac
 	IFS='|' read -r want_rc setup args want <<EOF_ROW
 $row
 EOF_ROW
@@ -101,21 +97,19 @@ EOF_ROW
 	esac
 	snapshot "$SCRATCH/after"
 	same_state "$SCRATCH/before" "$SCRATCH/after" || why="${why:+$why; }files changed"
-	todo=
-	[ -n "$issue" ] && [ "${CATALOGUE_STRICT-}" != 1 ] && todo=" # TODO issue 13"
 	desc=$args
 	[ "$setup" = - ] || desc="[$setup] $args"
 	if [ -z "$why" ]; then
-		printf "ok %s - %s%s\n" "$n" "$desc" "$todo"
+		printf "ok %s - %s\n" "$n" "$desc"
 	else
-		printf "not ok %s - %s%s\n" "$n" "$desc" "$todo"
+		printf "not ok %s - %s\n" "$n" "$desc"
 		echo "#   $why"
 		printf "#   want (exit %s): %s\n" "$want_rc" "$want"
 		echo "#   got  (exit $rc): $(printf '%s' "$got" | cut -c 1-300)"
 		[ -n "${CATALOGUE_DUMP-}" ] && printf "DUMP %s\t%s\t%s\n" "$n" "$rc" "$got" >&2
 		LC_ALL=C sort "$SCRATCH/after" | diff "$SCRATCH/before.sorted" - 2>/dev/null \
 			| grep '^[<>]' | head -n 6 | sed 's/^/#   /'
-		[ -n "$todo" ] || status=1
+		status=1
 	fi
 done <"$TESTS/catalogue/cases.txt"
 echo "1..$n"
