@@ -72,18 +72,31 @@ expr_where(struct strbuf *sb, const struct expr *e, const char *name)
 	sb_printf(sb, "%s:%d:%d", name, line, e->err_pos - bol + 1);
 }
 
-/* Append the line of E's error, then a caret under its place. */
+/*
+** Append the line of E's error, then a caret under its place: a window
+** of at most CARET_WIDTH bytes of a longer line, cut where a UTF-8
+** character starts, with "..." where it is cut.
+*/
+#define CARET_WIDTH 72
 void
 expr_caret(struct strbuf *sb, const struct expr *e)
 {
-	int bol = e->err_pos, eol = e->err_pos;
+	int bol = e->err_pos, eol = e->err_pos, from, to;
 
 	while (bol > 0 && e->src[bol - 1] != '\n')
 		bol--;
 	eol += (int)strcspn(e->src + eol, "\n");
-	sb_printf(sb, "    %.*s\n    ", eol - bol, e->src + bol);
-	for (int k = bol; k < e->err_pos; k++)
-		sb_add(sb, e->src[k] == '\t' ? "\t" : " ");
+	from = e->err_pos - bol > CARET_WIDTH / 2 ? e->err_pos - CARET_WIDTH / 2 : bol;
+	while (from > bol && ((unsigned char)e->src[from] & 0xC0) == 0x80)
+		from--;
+	to = eol - from > CARET_WIDTH ? from + CARET_WIDTH : eol;
+	while (to < eol && ((unsigned char)e->src[to] & 0xC0) == 0x80)
+		to--;
+	sb_printf(sb, "    %s%.*s%s\n    %s", from > bol ? "..." : "", to - from, e->src + from,
+	          to < eol ? "..." : "", from > bol ? "   " : "");
+	for (int k = from; k < e->err_pos; k++)	/* a column per character */
+		if (((unsigned char)e->src[k] & 0xC0) != 0x80)
+			sb_add(sb, e->src[k] == '\t' ? "\t" : " ");
 	sb_add(sb, "^");
 }
 

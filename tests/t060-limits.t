@@ -207,5 +207,28 @@ for place in "$ROOT/README.md" "$ROOT/dist/bcastgen.1"; do
 	check "$(basename "$place") has a Limits section" grep -q -i '^\(## \|\.SH \)limits' "$place"
 done
 
+# A long expression: the message shows a window of it.
+expr=$(awk 'BEGIN { for (i = 0; i < 400; i++) printf "x+"; printf "y"; for (i = 0; i < 400; i++) printf "+x" }')
+"$GEN" -o k.c --expr "$expr" x=3 2>err
+check "a long expression's error: one line and a caret of at most 80 columns" \
+	awk 'length > 80 { bad = 1 } END { exit bad || NR != 3 }' err
+check "the window is around the error" grep -q '^    \.\.\.x+x.*+y+x.*\.\.\.$' err
+rm -f err
+
+# The output: 64 MB of C in one run at most, one clear error past it.
+# (about 1700 kernels of 127 operands, 38 KB each)
+{
+	printf 'local ops = {'
+	i=0
+	while [ $i -lt 127 ]; do printf '"a%d=%s", ' $i "$([ $((i % 2)) = 1 ] && echo 2,1,3,1,5 || echo 1,4,1,6,1)"; i=$((i + 1)); done
+	printf '}\nfor i = 1, 2000 do\n  local t = {op = "add"}\n'
+	printf '  for j, o in ipairs(ops) do t[j] = o end\n  kernel("k" .. i)(t)\nend\n'
+} >huge.lua
+"$GEN" huge.lua -o huge.c 2>err
+rc=$?
+check "64 MB of generated C: one clear error, nothing written" \
+	sh -c '[ $0 = 1 ] && grep -q "the generated files would pass the limit of 64 MB" err && ! [ -e huge.c ]' $rc
+rm -f err huge.lua
+
 echo "1..$n"
 exit $status
