@@ -77,7 +77,7 @@ expr_where(struct strbuf *sb, const struct expr *e, const char *name)
 ** of at most CARET_WIDTH bytes of a longer line, cut where a UTF-8
 ** character starts, with "..." where it is cut.
 */
-#define CARET_WIDTH 72
+#define CARET_WIDTH 66	/* with the indent and the dots, 80 columns */
 void
 expr_caret(struct strbuf *sb, const struct expr *e)
 {
