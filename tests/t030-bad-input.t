@@ -6,28 +6,39 @@
 
 rank65=x=$(printf '1,%.0s' $(seq 64))1
 n=0 status=0
-# Each line: exit status | arguments | the first line of stderr.
-while IFS='|' read -r want_rc args want; do
+# run_case RC WANT ARGS...: bcastgen ARGS in a fresh directory (with
+# int.lua, if there is one) exits RC, the first line of stderr is WANT,
+# nothing is on stdout and no file is left behind.
+run_case() {
+	want_rc=$1 want=$2
+	shift 2
 	n=$((n + 1))
 	mkdir "case$n" && cd "case$n" || exit 1
-	# shellcheck disable=SC2086
-	(set -f; "$GEN" $args >out 2>err)
+	[ -f ../int.lua ] && cp ../int.lua .
+	"$GEN" "$@" >out 2>err
 	rc=$?
 	got=$(head -n 1 err)
 	# Only --explain prints (its walkthrough) before failing.
-	case $args in *--explain*) ;; *) [ -s out ] && got="stdout: $(cat out)" ;; esac
-	rm out err
+	case " $* " in *" --explain "*) ;; *) [ -s out ] && got="stdout: $(cat out)" ;; esac
+	rm -f out err int.lua
 	left=$(ls -A)
 	cd .. || exit 1
 	if [ "$rc" = "$want_rc" ] && [ "$got" = "$want" ] && [ -z "$left" ]; then
-		echo "ok $n - $args"
+		echo "ok $n - $*"
 	else
-		echo "not ok $n - $args"
+		echo "not ok $n - $*"
 		echo "#   want (exit $want_rc): $want"
 		echo "#   got  (exit $rc): $got"
 		[ -z "$left" ] || echo "#   files left behind: $left"
 		status=1
 	fi
+}
+
+# Each line: exit status | arguments, split into words | the first line of stderr.
+set -f
+while IFS='|' read -r want_rc args want; do
+	# shellcheck disable=SC2086
+	run_case "$want_rc" "$want" $args
 done <<EOF_CASES
 1|x=2,-3|bcastgen: error: bad size '-3' in shape '2,-3' of operand 'x': sizes are non-negative integers
 1|x=2,a|bcastgen: error: bad size 'a' in shape '2,a' of operand 'x': sizes are non-negative integers
@@ -136,41 +147,18 @@ done <<EOF_CASES
 2|--shape s.lua -o k.c|bcastgen: error: --shape does not apply to a spec file: it answers for the operands of the command line
 2|dir=x/s.lua|bcastgen: error: a spec file needs -o FILE.c
 EOF_CASES
+set +f
 
 # Leading spaces in an integer, which the table's words cannot hold:
 # refused as shapes refuse them, from the command line and from a spec.
-# sp_case RC WANT ARGS...: as a row of the table above.
-sp_case() {
-	want_rc=$1 want=$2
-	shift 2
-	n=$((n + 1))
-	mkdir "case$n" && cd "case$n" || exit 1
-	[ -f ../int.lua ] && cp ../int.lua .
-	"$GEN" "$@" >out 2>err
-	rc=$?
-	got=$(head -n 1 err)
-	[ -s out ] && got="stdout: $(cat out)"
-	rm -f out err int.lua
-	left=$(ls -A)
-	cd .. || exit 1
-	if [ "$rc" = "$want_rc" ] && [ "$got" = "$want" ] && [ -z "$left" ]; then
-		echo "ok $n - $*"
-	else
-		echo "not ok $n - $*"
-		echo "#   want (exit $want_rc): $want"
-		echo "#   got  (exit $rc): $got"
-		[ -z "$left" ] || echo "#   files left behind: $left"
-		status=1
-	fi
-}
-sp_case 1 "bcastgen: error: bad axis ' 1': expected an integer" --axis ' 1' x=2,3 y=3
-sp_case 1 "bcastgen: error: bad axis '1 ': expected an integer" --axis '1 ' x=2,3 y=3
-sp_case 1 "bcastgen: error: bad unroll limit ' 4': expected an integer" -o k.c --unroll-limit ' 4' x=3
-sp_case 1 "bcastgen: error: bad size ' 3' in shape ' 3' of operand 'x': sizes are non-negative integers" 'x= 3'
+run_case 1 "bcastgen: error: bad axis ' 1': expected an integer" --axis ' 1' x=2,3 y=3
+run_case 1 "bcastgen: error: bad axis '1 ': expected an integer" --axis '1 ' x=2,3 y=3
+run_case 1 "bcastgen: error: bad unroll limit ' 4': expected an integer" -o k.c --unroll-limit ' 4' x=3
+run_case 1 "bcastgen: error: bad size ' 3' in shape ' 3' of operand 'x': sizes are non-negative integers" 'x= 3'
 printf 'kernel "k" { axis = " 1", "x=2,3", "y=3" }\n' >int.lua
-sp_case 1 "int.lua:1: error: kernel 'k': field 'axis': bad axis ' 1': expected an integer" int.lua -o k.c
+run_case 1 "int.lua:1: error: kernel 'k': field 'axis': bad axis ' 1': expected an integer" int.lua -o k.c
 printf 'kernel "k" { unroll_limit = "+4", "x=3" }\n' >int.lua
-sp_case 1 "int.lua:1: error: kernel 'k': field 'unroll_limit': bad unroll limit '+4': expected an integer" int.lua -o k.c
+run_case 1 "int.lua:1: error: kernel 'k': field 'unroll_limit': bad unroll limit '+4': expected an integer" int.lua -o k.c
 rm int.lua
 
 # A spec whose directory has '=' in its name is the spec, not an operand.
