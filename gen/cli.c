@@ -321,12 +321,16 @@ cli_read(int argc, char **argv, struct cli *c, struct desc *d)
 			usage_error("unknown option '%s'", arg);
 		}
 	}
+	if (c->tmpldir && !*c->tmpldir)
+		usage_error("--templates needs a directory, not an empty string");
 	if (c->output) {
 		const char *base = cli_base_name(c->output);
 		size_t n = strlen(base);
 
-		if (n < 3 || strcmp(base + n - 2, ".c") != 0)
+		if (n < 2 || strcmp(base + n - 2, ".c") != 0)
 			die("output file '%s' does not end in .c", c->output);
+		if (n == 2)
+			die("output file '%s' has no name before the .c", c->output);
 		for (int i = 0; included_headers[i]; i++)
 			if (strncmp(base, included_headers[i], n - 1) == 0
 			    && strcmp(included_headers[i] + n - 1, "h") == 0)
