@@ -268,26 +268,16 @@ lhost_close(lua_State *L)
 	free(m);
 }
 
-/* Read the whole file PATH into SB; return -1 with an error printed. */
+/* Read the template file PATH into SB; return -1 with an error printed. */
 static int
 read_file(const char *path, struct strbuf *sb)
 {
-	FILE *f = fopen(path, "rb");
-	char buf[4096];
-	size_t n;
+	int status = sb_read_file(sb, path);
 
-	if (!f) {
-		error("cannot open template '%s':", path);
+	if (status != 0) {
+		error("cannot %s template '%s':", status == -1 ? "open" : "read", path);
 		return -1;
 	}
-	while ((n = fread(buf, 1, sizeof buf, f)) > 0)
-		sb_addn(sb, buf, n);
-	if (ferror(f)) {
-		error("cannot read template '%s':", path);
-		fclose(f);
-		return -1;
-	}
-	fclose(f);
 	if (!sb->s)
 		sb_add(sb, "");
 	return 0;

@@ -212,25 +212,6 @@ fail:
 	return NULL;
 }
 
-/* Read the whole file PATH into SB. Return 0, or -1 with errno set. */
-static int
-read_all(const char *path, struct strbuf *sb)
-{
-	FILE *f = fopen(path, "rb");
-	char buf[4096];
-	size_t n;
-	int err;
-
-	if (!f)
-		return -1;
-	while ((n = fread(buf, 1, sizeof buf, f)) > 0)
-		sb_addn(sb, buf, n);
-	err = ferror(f) ? EIO : 0;
-	fclose(f);
-	errno = err;
-	return err ? -1 : 0;
-}
-
 /* Set SB to the journal's path of a commit whose first file is TARGET. */
 static void
 journal_path(struct strbuf *sb, const char *target)
@@ -255,7 +236,7 @@ recover(const char *target)
 	int status = -1;
 
 	journal_path(&jpath, target);
-	if (read_all(jpath.s, &j) != 0) {
+	if (sb_read_file(&j, jpath.s) != 0) {
 		if (errno == ENOENT || errno == ENOTDIR)
 			status = 0;	/* no journal; a bad directory is said later */
 		else

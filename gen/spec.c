@@ -535,19 +535,12 @@ spec_read(const char *path, struct spec *s)
 	struct reader r = {{0, SPEC_MEMORY}, s, path, NULL, 0, 0, NULL, 0};
 	struct strbuf src = {0};
 	lua_State *L;
-	FILE *f;
-	char buf[4096];
-	size_t n;
 	int status;
 
 	memset(s, 0, sizeof *s);
-	if (!(f = fopen(path, "rb")))
-		die("cannot open spec file '%s':", path);
-	while ((n = fread(buf, 1, sizeof buf, f)) > 0)
-		sb_addn(&src, buf, n);
-	if (ferror(f))
-		die("cannot read spec file '%s':", path);
-	fclose(f);
+	status = sb_read_file(&src, path);
+	if (status != 0)
+		die("cannot %s spec file '%s':", status == -1 ? "open" : "read", path);
 	r.src = &src;
 	L = lhost_new_state(&r.memory);
 	lua_pushcfunction(L, lhost_msghandler);

@@ -121,3 +121,25 @@ sb_free(struct strbuf *sb)
 	sb->s = NULL;
 	sb->len = sb->cap = 0;
 }
+
+/*
+** Append the content of the file PATH to SB. Return 0; -1 if PATH cannot
+** be opened, -2 if it cannot be read, with errno saying why.
+*/
+int
+sb_read_file(struct strbuf *sb, const char *path)
+{
+	FILE *f = fopen(path, "rb");
+	char buf[4096];
+	size_t n;
+	int err;
+
+	if (!f)
+		return -1;
+	while ((n = fread(buf, 1, sizeof buf, f)) > 0)
+		sb_addn(sb, buf, n);
+	err = ferror(f) ? (errno ? errno : EIO) : 0;
+	fclose(f);
+	errno = err;
+	return err ? -2 : 0;
+}

@@ -43,5 +43,6 @@ void sb_add(struct strbuf *sb, const char *s);
 void sb_printf(struct strbuf *sb, const char *fmt, ...);
 void sb_vprintf(struct strbuf *sb, const char *fmt, va_list ap);
 void sb_free(struct strbuf *sb);
+int sb_read_file(struct strbuf *sb, const char *path);
 
 #endif
