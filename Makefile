@@ -168,13 +168,13 @@ regen: $(O)/bcastgen
 	GEN=$(O)/bcastgen sh tests/regen.sh
 
 # What make install puts under PREFIX, and where from.
-INSTALLED = bin/bcastgen include/bcastgen/bc.h include/bcastgen/bc_math.h \
+INSTALLED = bin/bcastgen include/bcastgen/bc.h include/bcastgen/bc_math.h include/bcastgen/bc_stream.h \
 	include/bcastgen/bc_ref.h share/man/man1/bcastgen.1 \
 	share/bcastgen/bcastgen.mk lib/cmake/bcastgen/bcastgen-config.cmake
 
 install: $(O)/bcastgen
 	install -D -m 755 $(O)/bcastgen $(DESTDIR)$(PREFIX)/bin/bcastgen
-	for f in bc.h bc_math.h bc_ref.h; do \
+	for f in bc.h bc_math.h bc_stream.h bc_ref.h; do \
 		install -D -m 644 runtime/$$f $(DESTDIR)$(PREFIX)/include/bcastgen/$$f || exit 1; \
 	done
 	install -D -m 644 dist/bcastgen.1 $(DESTDIR)$(PREFIX)/share/man/man1/bcastgen.1

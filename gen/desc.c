@@ -20,6 +20,8 @@ desc_init(struct desc *d, enum desc_source source)
 	d->axis = BCAST_NUMPY_AXIS;
 	d->strategy = PLAN_AUTO;
 	d->unroll_limit = PLAN_UNROLL_DEFAULT;
+	d->stream = STREAM_AUTO;
+	d->cache_size = PLAN_CACHE_DEFAULT;
 }
 
 /* Append the kernel's operand limit and its reason. */

@@ -40,6 +40,8 @@ struct desc {
 	uint64_t unroll_limit;		/* --unroll-limit */
 	int loop_order[SHAPE_MAX_RANK];	/* --loop-order: the plan's loops, outermost first */
 	int nloop_order;		/* 0: the planner's order */
+	enum plan_stream_ask stream;	/* --stream */
+	uint64_t cache_size;		/* --cache-size */
 	unsigned given;			/* bit k: row k of the field table was set */
 	char *origin;			/* a spec's "kernel 'k' of net.lua, line 3" */
 	int line;			/* the line a spec declares it on, or 0 */

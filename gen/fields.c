@@ -75,12 +75,12 @@ set_axis(struct desc *d, const char *v, struct strbuf *err)
 static int
 set_strategy(struct desc *d, const char *v, struct strbuf *err)
 {
-	for (int k = PLAN_AUTO; k <= PLAN_LOOPS; k++)
+	for (int k = PLAN_AUTO; k <= PLAN_BLOCK; k++)
 		if (strcmp(v, plan_strategy_name((enum plan_strategy)k)) == 0) {
 			d->strategy = (enum plan_strategy)k;
 			return 0;
 		}
-	sb_printf(err, "unknown strategy '%s': expected auto, unroll or loops", v);
+	sb_printf(err, "unknown strategy '%s': expected auto, unroll, loops or block", v);
 	return -1;
 }
 
@@ -110,6 +110,51 @@ set_loop_order(struct desc *d, const char *v, struct strbuf *err)
 	for (int k = 0; k < s.rank; k++)
 		d->loop_order[k] = s.dim[k] < SHAPE_MAX_RANK ? (int)s.dim[k] : SHAPE_MAX_RANK;
 	d->nloop_order = s.rank;
+	return 0;
+}
+
+static const char *const stream_names[] = {"auto", "on", "off"};
+
+static int
+set_stream(struct desc *d, const char *v, struct strbuf *err)
+{
+	for (int k = STREAM_AUTO; k <= STREAM_OFF; k++)
+		if (strcmp(v, stream_names[k]) == 0) {
+			d->stream = (enum plan_stream_ask)k;
+			return 0;
+		}
+	sb_printf(err, "bad stream '%s': expected auto, on or off", v);
+	return -1;
+}
+
+/* "33554432", or with a binary suffix: "32M"; K, M and G are 2^10, 2^20, 2^30. */
+static int
+set_cache_size(struct desc *d, const char *v, struct strbuf *err)
+{
+	static const char suffixes[] = "KMG";
+	const char *p = v, *at;
+	uint64_t n = 0;
+	int shift = 0;
+
+	while (*p >= '0' && *p <= '9' && n <= PLAN_CACHE_MAX)
+		n = n * 10 + (uint64_t)(*p++ - '0');
+	while (*p >= '0' && *p <= '9')
+		p++;
+	if (*p && (at = strchr(suffixes, *p)) != NULL && p[1] == '\0') {
+		shift = 10 * (int)(at - suffixes + 1);
+		p++;
+	}
+	if (p == v || *p != '\0' || !(*v >= '0' && *v <= '9')) {
+		sb_printf(err, "bad cache size '%s': expected a number of bytes, such as "
+		          "33554432 or 32M", v);
+		return -1;
+	}
+	if (n == 0 || n > PLAN_CACHE_MAX >> shift) {
+		sb_printf(err, "cache size %s is out of range: it must be from 1 byte to "
+		          "%lluG", v, (unsigned long long)(PLAN_CACHE_MAX >> 30));
+		return -1;
+	}
+	d->cache_size = n << shift;
 	return 0;
 }
 
@@ -193,6 +238,18 @@ show_loop_order(struct strbuf *sb, const struct desc *d)
 }
 
 static void
+show_stream(struct strbuf *sb, const struct desc *d)
+{
+	sb_printf(sb, " --stream %s", stream_names[d->stream]);
+}
+
+static void
+show_cache_size(struct strbuf *sb, const struct desc *d)
+{
+	sb_printf(sb, " --cache-size %llu", (unsigned long long)d->cache_size);
+}
+
+static void
 show_out_shape(struct strbuf *sb, const struct desc *d)
 {
 	sb_add(sb, " --out-shape ");
@@ -242,6 +299,8 @@ static const struct field {
 	{"strategy", "--strategy", 0, 0, set_strategy, show_strategy},
 	{"unroll_limit", "--unroll-limit", 0, 0, set_unroll_limit, show_unroll_limit},
 	{"loop_order", "--loop-order", 0, 0, set_loop_order, show_loop_order},
+	{"stream", "--stream", 0, 0, set_stream, show_stream},
+	{"cache_size", "--cache-size", 0, 0, set_cache_size, show_cache_size},
 	{"out_shape", "--out-shape", 0, 0, set_out_shape, show_out_shape},
 	{"op", "--op", 0, 1, set_op, show_op},
 	{"expr", "--expr", 0, 0, set_expr, show_expr},

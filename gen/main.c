@@ -26,6 +26,7 @@ struct run {
 	lua_State *L;			/* renders the templates */
 	struct strbuf *c, *h;		/* each kernel's function and header part */
 	int libm;			/* some kernel needs bc_math.h */
+	int stream;			/* some kernel streams: bc_stream.h */
 	int contract;			/* some kernel's float multiply may meet an add */
 	int f16;			/* some kernel's signature has bc_f16 */
 	struct names names;		/* every name the file holds */
@@ -129,8 +130,8 @@ plan(struct kernel *k, struct strbuf *err)
 	const struct desc *d = k->desc;
 	struct plan_request rq = {
 		d->nops, d->inplace, d->strategy, d->unroll_limit,
-		d->nloop_order ? d->loop_order : NULL, d->nloop_order, &d->expr, d->dtype,
-		d->stored, k->out_dtype
+		d->nloop_order ? d->loop_order : NULL, d->nloop_order, d->stream, d->cache_size,
+		&d->expr, d->dtype, d->stored, k->out_dtype
 	};
 
 	plan_build(&k->plan, &k->b, &rq, err);
@@ -185,6 +186,7 @@ render_kernel(struct run *r, const struct kernel *k, int i, struct strbuf *c, st
 	sb_free(&fn);
 	sb_free(&operand);
 	r->libm |= k->plan.libm;
+	r->stream |= k->plan.stream != STREAM_NONE;
 	r->contract |= k->plan.contract;
 	r->f16 |= k->out_dtype->compute != NULL;
 	for (int j = 0; j < k->desc->nops; j++)
@@ -266,13 +268,15 @@ render_files_lua(lua_State *L, void *ud)
 	struct run *r = ud;
 	const char *base = cli_base_name(r->cli.output);
 
-	lua_createtable(L, 0, 6);
+	lua_createtable(L, 0, 7);
 	lua_pushstring(L, base);
 	lua_setfield(L, -2, "file");
 	lua_pushstring(L, cli_base_name(r->hpath.s));
 	lua_setfield(L, -2, "header");
 	lua_pushboolean(L, r->libm);
 	lua_setfield(L, -2, "libm");
+	lua_pushboolean(L, r->stream);
+	lua_setfield(L, -2, "stream");
 	lua_pushboolean(L, r->contract);
 	lua_setfield(L, -2, "contract");
 	lua_pushboolean(L, r->f16);

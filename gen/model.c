@@ -4,6 +4,8 @@
 ** in fields are 0-based, as printed. Nothing here decides anything: it
 ** copies what bcast.c found.
 */
+#include <limits.h>
+
 #include <lauxlib.h>
 
 #include "model.h"
@@ -162,7 +164,7 @@ model_push_bcast(lua_State *L, const struct bcast *b, int inplace)
 	}
 }
 
-/* Set the loops of plan P: each {extent, counter, strides, moves}, inputs then output. */
+/* Set the loops of plan P: each {extent, tail, counter, strides, moves}, inputs then output. */
 static void
 set_loops(lua_State *L, const struct plan *p)
 {
@@ -173,8 +175,9 @@ set_loops(lua_State *L, const struct plan *p)
 	for (int l = 0; l < p->nloops; l++) {
 		const struct plan_loop *loop = &p->loop[l];
 
-		lua_createtable(L, 0, 4);
+		lua_createtable(L, 0, 5);
 		set_int(L, "extent", (long long)loop->extent);
+		set_int(L, "tail", (long long)loop->tail);
 		set_str(L, "counter", counters[loop->counter]);
 		set_ints(L, "strides", loop->stride, p->nin + 1);
 		lua_createtable(L, p->nin + 1, 0);
@@ -309,6 +312,7 @@ void
 model_push_kernel(lua_State *L, const struct kernel *k)
 {
 	static const char *const stores[] = {"as_is", "f16", "f16_f64"};
+	static const char *const streams[] = {"none", "sized", "asked"};
 	const struct desc *d = k->desc;
 	const struct plan *p = &k->plan;
 	const struct bcast *b = &k->b;
@@ -346,11 +350,19 @@ model_push_kernel(lua_State *L, const struct kernel *k)
 	set_str(L, "strategy", plan_strategy_name(p->strategy));
 	set_str(L, "store", stores[p->store]);
 	set_bool(L, "reordered", p->reordered);
+	set_int(L, "block", p->nblock);
+	set_int(L, "block_count", (long long)p->block_count);
+	set_int(L, "lanes", p->lanes);
+	set_bool(L, "slp_only", p->slp_only);
+	set_str(L, "stream", streams[p->stream]);
+	set_int(L, "line", p->line);
+	set_int(L, "bytes", (long long)(p->bytes > LLONG_MAX ? LLONG_MAX : p->bytes));
+	set_int(L, "cache_size", (long long)k->desc->cache_size);
 	set_loops(L, p);
 	set_reads(L, p);
 	set_values(L, k);
-	if (p->strategy == PLAN_UNROLL) {
-		uint64_t n = p->count * (uint64_t)(p->nin + 1);
+	if (p->offset) {
+		uint64_t n = p->block_count * (uint64_t)(p->nin + 1);
 
 		lua_createtable(L, (int)n, 0);
 		for (uint64_t j = 0; j < n; j++) {

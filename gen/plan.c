@@ -40,7 +40,7 @@
 const char *
 plan_strategy_name(enum plan_strategy s)
 {
-	static const char *const names[] = {"auto", "unroll", "loops", "empty"};
+	static const char *const names[] = {"auto", "unroll", "loops", "block", "empty"};
 
 	return names[s];
 }
@@ -82,18 +82,26 @@ build_loops(struct plan *p, const struct bcast *b)
 	}
 }
 
-/* Set how each loop of P moves each operand, and where each input is read. */
+/*
+** Set how each loop of P moves each operand, and where each input is
+** read. The loops written out (nblock innermost) move nothing: their
+** elements are read at constant offsets from the pointers around them.
+*/
 static void
 set_moves_and_reads(struct plan *p)
 {
+	int inner = p->nloops - p->nblock;	/* the loops spelled as loops */
+
 	for (int l = 0; l < p->nloops; l++)
 		for (int i = 0; i <= p->nin; i++) {
 			struct plan_loop *loop = &p->loop[l];
 
-			if (loop->stride[i] == 0 || (p->inplace && i == 0))
+			if (l >= inner || loop->stride[i] == 0 || (p->inplace && i == 0))
 				loop->move[i] = MOVE_NONE;
+			else if (l == inner - 1 && p->nblock == 0)
+				loop->move[i] = MOVE_INDEX;
 			else
-				loop->move[i] = l == p->nloops - 1 ? MOVE_INDEX : MOVE_POINTER;
+				loop->move[i] = MOVE_POINTER;
 		}
 	for (int i = 0; i < p->nin; i++) {
 		struct plan_read *r = &p->read[i];
@@ -101,14 +109,15 @@ set_moves_and_reads(struct plan *p)
 
 		while (l > 0 && p->loop[l - 1].stride[col] == 0)
 			l--;
-		r->level = l;
+		/* before loop l, or at each element: inside a block, or unrolled */
+		r->level = l <= inner && p->strategy != PLAN_UNROLL ? l : p->nloops;
 		r->via_output = p->inplace && i == 0;
 		if (p->strategy == PLAN_UNROLL)
 			r->into_local = r->uses > 1;
 		else if (r->via_output)
 			r->into_local = r->uses > 1 && p->nloops > 0;
 		else	/* a scalar result reads every input first */
-			r->into_local = l < p->nloops || r->uses > 1 || p->nloops == 0;
+			r->into_local = r->level < p->nloops || r->uses > 1 || p->nloops == 0;
 	}
 }
 
@@ -445,8 +454,8 @@ split_deep(struct plan *p)
 ** the user wrote is one, not a read or a conversion the plan added.
 ** Then the parts that would nest too deeply (split_deep) are computed
 ** once too, in the loop where they vary (in the innermost body, or per
-** element when unrolled, if that is where). Temporaries are numbered in
-** the order computed.
+** element when written out, if that is where). Temporaries are numbered
+** in the order computed.
 */
 static void
 set_temps(struct plan *p)
@@ -479,8 +488,8 @@ set_temps(struct plan *p)
 			up = parent[up];
 		v->temp = -1;
 		v->split = 0;
-		if (p->strategy != PLAN_LOOPS || !v->hoistable || !reads[i]
-		    || v->level >= (up >= 0 ? p->value[up].level : p->nloops))
+		if ((p->strategy != PLAN_LOOPS && p->strategy != PLAN_BLOCK) || !v->hoistable
+		    || !reads[i] || v->level >= (up >= 0 ? p->value[up].level : p->nloops))
 			continue;
 		v->temp = 0;
 	}
@@ -495,22 +504,24 @@ set_temps(struct plan *p)
 }
 
 /*
-** Fill P's offsets: for each result element, in the order written, the
-** element offset of each input and then of the output.
+** Fill P's offsets: for each element of the block, in the order
+** written, the element offset of each input and then of the output,
+** from where the loops around the block point.
 */
 static void
 set_offsets(struct plan *p)
 {
 	uint64_t idx[SHAPE_MAX_RANK] = {0}, w = (uint64_t)p->nin + 1;
 	int64_t off[PLAN_MAX_INPUTS + 1] = {0};
+	int inner = p->nloops - p->nblock;
 
 	free(p->offset);
-	p->offset = xmalloc((size_t)(p->count * w) * sizeof *p->offset);
-	for (uint64_t k = 0; k < p->count; k++) {
+	p->offset = xmalloc((size_t)(p->block_count * w) * sizeof *p->offset);
+	for (uint64_t k = 0; k < p->block_count; k++) {
 		for (int i = 0; i <= p->nin; i++)
 			p->offset[k * w + (uint64_t)i] = (uint64_t)off[i];
 		/* step the odometer: innermost loop first, carrying outwards */
-		for (int l = p->nloops - 1; l >= 0; l--) {
+		for (int l = p->nloops - 1; l >= inner; l--) {
 			for (int i = 0; i <= p->nin; i++)
 				off[i] += p->loop[l].stride[i];
 			if (++idx[l] < p->loop[l].extent)
@@ -528,7 +539,7 @@ derive(struct plan *p)
 {
 	set_moves_and_reads(p);
 	set_temps(p);
-	if (p->strategy == PLAN_UNROLL)
+	if (p->strategy == PLAN_UNROLL || p->strategy == PLAN_BLOCK)
 		set_offsets(p);
 }
 
@@ -551,15 +562,62 @@ set_store(struct plan *p, int root)
 }
 
 /*
-** Choose P's strategy for RQ: unroll up to the limit (and, for an
-** expression of NODES nodes, up to PLAN_UNROLL_NODES nodes in all), else
-** loops. Return 0, or -1 with an error in ERR when an unroll was asked
-** beyond the limit.
+** Return the elements of the narrowest dtype RQ stores or computes that
+** fill PLAN_VECTOR_BYTES: the multiple a vectorized loop's trip count
+** must be for any vector width up to it.
+*/
+static int
+vector_lanes(const struct plan_request *rq)
+{
+	int bits = rq->out_dtype->bits;
+
+	for (int i = 0; i < rq->nin; i++)
+		if (rq->in_dtype[i]->bits < bits)
+			bits = rq->in_dtype[i]->bits;
+	for (int i = 0; i < rq->expr->n; i++)
+		if (rq->expr->node[i].type->bits < bits)
+			bits = rq->expr->node[i].type->bits;
+	return PLAN_VECTOR_BYTES * 8 / bits;
+}
+
+/*
+** Return how many of P's innermost loops a block can write out for an
+** expression of NODES nodes: as many as PLAN_BLOCK_MAX elements and
+** PLAN_UNROLL_NODES nodes hold, leaving one loop around them; 0 if not
+** even the innermost fits. Sets P's block_count to their elements.
+*/
+static int
+block_loops(struct plan *p, int nodes)
+{
+	int n = 0;
+
+	p->block_count = 1;
+	while (n < p->nloops - 1) {
+		uint64_t c = p->block_count * p->loop[p->nloops - 1 - n].extent;
+
+		if (c > PLAN_BLOCK_MAX || c * (uint64_t)nodes > PLAN_UNROLL_NODES)
+			break;
+		p->block_count = c;
+		n++;
+	}
+	return n;
+}
+
+/*
+** Choose P's strategy for RQ, its loops built and ordered: unroll up to
+** the limit (and, for an expression of NODES nodes, up to
+** PLAN_UNROLL_NODES nodes in all); else, for auto, a block when the
+** innermost loop is shorter than a vector (gcc -O2 leaves such a loop
+** scalar, and the block's straight-line code it vectorizes); else loops,
+** the innermost's tail split off so that the rest is a multiple of the
+** lanes. Return 0, or -1 with an error in ERR when an unroll or a block
+** was asked where none can be.
 */
 static int
 choose_strategy(struct plan *p, const struct plan_request *rq, int nodes, struct strbuf *err)
 {
 	uint64_t limit = rq->unroll_limit;
+	int block;
 
 	if (limit > PLAN_UNROLL_CEILING) {
 		sb_printf(err, "unroll limit %llu is above the ceiling %d",
@@ -575,19 +633,114 @@ choose_strategy(struct plan *p, const struct plan_request *rq, int nodes, struct
 			return -1;
 		}
 	}
+	p->lanes = vector_lanes(rq);
 	if (p->count == 0) {
 		p->strategy = PLAN_EMPTY;
-	} else if (rq->strategy == PLAN_UNROLL && p->count > limit) {
+		return 0;
+	}
+	if (rq->strategy == PLAN_UNROLL && p->count > limit) {
 		sb_printf(err, "cannot unroll %llu elements: the limit is %llu "
 		          "(set it with --unroll-limit, at most %d, or use --strategy loops)",
 		          (unsigned long long)p->count, (unsigned long long)limit,
 		          PLAN_UNROLL_CEILING);
 		return -1;
-	} else if (rq->strategy == PLAN_UNROLL || (rq->strategy == PLAN_AUTO && p->count <= limit)) {
-		p->strategy = PLAN_UNROLL;
-	} else {
-		p->strategy = PLAN_LOOPS;
 	}
+	if (rq->strategy == PLAN_UNROLL
+	    || (rq->strategy == PLAN_AUTO && p->count <= limit && rq->stream != STREAM_ON)) {
+		p->strategy = PLAN_UNROLL;
+		p->nblock = p->nloops;
+		p->block_count = p->count;
+		return 0;
+	}
+	block = block_loops(p, nodes);
+	if (rq->strategy == PLAN_BLOCK && block == 0) {
+		sb_printf(err, "cannot write out a block: it needs two loops or more, the "
+		          "innermost of at most %d iterations (%d nodes in all); the loops "
+		          "run ", PLAN_BLOCK_MAX, PLAN_UNROLL_NODES);
+		for (int l = 0; l < p->nloops; l++)
+			sb_printf(err, "%s%llu", l ? ", " : "", (unsigned long long)p->loop[l].extent);
+		sb_add(err, " times (use --strategy loops)");
+		return -1;
+	}
+	if (rq->strategy == PLAN_BLOCK || (rq->strategy == PLAN_AUTO && block > 0
+	                                   && rq->stream != STREAM_ON
+	                                   && p->loop[p->nloops - 1].extent < (uint64_t)p->lanes)) {
+		p->strategy = PLAN_BLOCK;
+		p->nblock = block;
+		/* across a loop shorter than a vector, gcc -O3 vectorizes a few
+		 * lanes at a time, slower than the block's straight-line code;
+		 * across a longer one, whole vectors: faster */
+		p->slp_only = p->loop[p->nloops - 1 - block].extent < (uint64_t)p->lanes;
+		return 0;
+	}
+	p->strategy = PLAN_LOOPS;
+	p->block_count = 0;
+	if (p->nloops > 0) {
+		struct plan_loop *in = &p->loop[p->nloops - 1];
+
+		if (in->extent > (uint64_t)p->lanes)
+			in->tail = in->extent % (uint64_t)p->lanes;
+	}
+	return 0;
+}
+
+/* A + B, or UINT64_MAX if it would pass it. */
+static uint64_t
+add_sat(uint64_t a, uint64_t b)
+{
+	return a > UINT64_MAX - b ? UINT64_MAX : a + b;
+}
+
+/* The bytes of N elements of dtype T, or UINT64_MAX if they would pass it. */
+static uint64_t
+bytes_of(uint64_t n, const struct dtype *t)
+{
+	uint64_t size = (uint64_t)t->bits / 8;
+
+	return n > UINT64_MAX / size ? UINT64_MAX : n * size;
+}
+
+/*
+** Decide whether P, built from B for RQ, writes its output with
+** non-temporal stores: as asked, or with --stream auto when its data
+** (each input's elements, and the output's) pass the cache size. It
+** can where the innermost loop is a loop, not written out, and writes
+** the output's elements one after the other, a line of them at least.
+** Return 0, or -1 with an error in ERR when it was asked and cannot.
+*/
+static int
+choose_stream(struct plan *p, const struct bcast *b, const struct plan_request *rq,
+              struct strbuf *err)
+{
+	const struct plan_loop *in = p->nloops > 0 ? &p->loop[p->nloops - 1] : NULL;
+	int can;
+
+	p->line = PLAN_STREAM_LINE / (rq->out_dtype->bits / 8);
+	p->bytes = bytes_of(p->count, rq->out_dtype);
+	for (int i = 0; i < p->nin; i++) {
+		uint64_t n = 1;
+
+		for (int d = 0; d < b->rank; d++)
+			n *= b->op[i].dim[d];	/* at most the result's count */
+		p->bytes = add_sat(p->bytes, bytes_of(n, rq->in_dtype[i]));
+	}
+	can = p->strategy == PLAN_LOOPS && in && in->stride[p->nin] == 1
+	      && in->extent >= (uint64_t)p->line;
+	if (rq->stream == STREAM_ON && !can) {
+		sb_printf(err, "cannot stream the output: non-temporal stores need an "
+		          "innermost loop that writes whole %d-byte lines (%d elements) one "
+		          "after the other", PLAN_STREAM_LINE, p->line);
+		if (p->strategy != PLAN_LOOPS)
+			sb_printf(err, ", and the strategy is %s", plan_strategy_name(p->strategy));
+		else if (in)
+			sb_printf(err, "; the innermost loop runs %llu times, the output's stride "
+			          "%lld", (unsigned long long)in->extent, (long long)in->stride[p->nin]);
+		return -1;
+	}
+	if (rq->stream == STREAM_ON)
+		p->stream = STREAM_ASKED;
+	else if (rq->stream == STREAM_AUTO && can && p->bytes > rq->cache_size)
+		p->stream = STREAM_SIZED;
 	return 0;
 }
 
@@ -628,19 +781,6 @@ order_loops(struct plan *p, const int *order, int n, struct strbuf *err)
 }
 
 /*
-** Reorder P's loops: loop K becomes the old loop ORDER[K], a permutation
-** of 0..nloops-1. Whatever the order, the plan stays correct: moves,
-** reads and the values computed once follow the new loops; the output's
-** stride may then no longer be 1 in the innermost loop.
-*/
-void
-plan_reorder(struct plan *p, const int *order)
-{
-	permute(p, order);
-	derive(p);
-}
-
-/*
 ** Build the plan P for the broadcast B and the request RQ. On error
 ** append a message to ERR and return -1. Assumes B resolved without
 ** error and RQ's expression is type-checked.
@@ -664,8 +804,8 @@ plan_build(struct plan *p, const struct bcast *b, const struct plan_request *rq,
 	bcast_result_shape(b, &s);
 	p->count = shape_count(&s);
 	build_loops(p, b);
-	if (choose_strategy(p, rq, e->n, err) != 0
-	    || (rq->loop_order && order_loops(p, rq->loop_order, rq->nloop_order, err) != 0))
+	if ((rq->loop_order && order_loops(p, rq->loop_order, rq->nloop_order, err) != 0)
+	    || choose_strategy(p, rq, e->n, err) != 0 || choose_stream(p, b, rq, err) != 0)
 		return -1;
 	root = add_node(p, rq, e->root);
 	root = convert(p, root, e->node[e->root].type, rq->out_dtype);

@@ -19,12 +19,37 @@
 #define PLAN_MAX_NEST 32	/* brackets a statement's C may nest, calls, casts and
 				   ?: included; a deeper part goes into a temporary */
 #define PLAN_MAX_INPUTS BC_MAX_ARGS	/* a kernel's inputs: C's 127 parameters */
+#define PLAN_VECTOR_BYTES 64	/* the widest vector of the targets (AVX-512): an
+				   innermost trip count is made a multiple of its
+				   lanes, which gcc -O2 needs to vectorize a loop */
+#define PLAN_CACHE_DEFAULT ((uint64_t)32 << 20)	/* --cache-size: the last-level
+				   cache of a server's core complex */
+#define PLAN_CACHE_MAX ((uint64_t)1 << 50)	/* --cache-size at most: a petabyte */
+#define PLAN_STREAM_LINE 64	/* bytes of a cache line, written whole when streaming */
+#define PLAN_BLOCK_MAX 64	/* elements of the innermost loops written out as one
+				   block: larger blocks run slower at -O2 and -O3 */
 
 enum plan_strategy {
-	PLAN_AUTO,		/* unroll up to the limit, else loops */
+	PLAN_AUTO,		/* unroll up to the limit; else a block when the
+				   innermost loop is short; else loops */
 	PLAN_UNROLL,		/* one statement per output element */
 	PLAN_LOOPS,		/* the merged loop nest */
+	PLAN_BLOCK,		/* loops around their innermost loops written out */
 	PLAN_EMPTY		/* the result has no elements */
+};
+
+/* --stream: non-temporal stores for the output, as asked. */
+enum plan_stream_ask {
+	STREAM_AUTO,		/* when the data pass the cache size */
+	STREAM_ON,
+	STREAM_OFF
+};
+
+/* Whether the plan streams the output, and why. */
+enum plan_stream {
+	STREAM_NONE,
+	STREAM_SIZED,		/* the data pass the cache: where the build is hosted */
+	STREAM_ASKED		/* --stream on: on any target that has such stores */
 };
 
 /* How a loop moves one operand (or the output). */
@@ -41,6 +66,9 @@ enum plan_counter {
 
 struct plan_loop {
 	uint64_t extent;		/* trip count */
+	uint64_t tail;			/* the innermost loop: its last TAIL iterations run
+					   in a loop of their own, after one of extent - tail
+					   iterations, a multiple of the vector's lanes */
 	enum plan_counter counter;
 	int64_t stride[PLAN_MAX_INPUTS + 1];	/* elements per iteration: inputs, then the output */
 	enum plan_move move[PLAN_MAX_INPUTS + 1];
@@ -119,6 +147,18 @@ struct plan {
 	int inplace;			/* the output is input 0 */
 	uint64_t count;			/* result elements */
 	int nloops;			/* loops, outermost first */
+	int nblock;			/* the innermost loops written out, one statement an
+					   element: all of them when unrolled, some for
+					   PLAN_BLOCK, else none */
+	uint64_t block_count;		/* elements written out: the product of their extents */
+	int lanes;			/* elements of the narrowest dtype in PLAN_VECTOR_BYTES */
+	int slp_only;			/* the loop around a block is shorter than a vector:
+					   ask the compiler to vectorize the block, not
+					   across that loop's iterations */
+	enum plan_stream stream;	/* the innermost loop writes whole 64-byte lines of
+					   the output with non-temporal stores */
+	int line;			/* output elements in a line of PLAN_STREAM_LINE bytes */
+	uint64_t bytes;			/* the data: the inputs' elements and the output's */
 	int reordered;			/* not in the order of the result's dimensions */
 	struct plan_loop loop[SHAPE_MAX_RANK];
 	struct plan_read read[PLAN_MAX_INPUTS];
@@ -128,7 +168,8 @@ struct plan {
 					   (nloops: in the innermost body, or per
 					   element when unrolled) */
 	int ntemps;			/* in the order computed */
-	uint64_t *offset;		/* PLAN_UNROLL: [element * (nin + 1) + operand] */
+	uint64_t *offset;		/* the block's elements: [element * (nin + 1) + operand],
+					   from the pointers of the loop around it */
 	int libm;			/* a value needs the runtime's bc_math.h */
 	enum plan_store store;		/* how the value becomes the output's element */
 	int contract;			/* a float multiply may meet an add: keep them apart */
@@ -142,6 +183,8 @@ struct plan_request {
 	uint64_t unroll_limit;
 	const int *loop_order;			/* a permutation of the loops, or NULL */
 	int nloop_order;
+	enum plan_stream_ask stream;		/* --stream */
+	uint64_t cache_size;			/* --cache-size: bytes */
 	const struct expr *expr;		/* the computation, types checked */
 	const struct dtype *dtype;		/* the kernel's */
 	const struct dtype *const *in_dtype;	/* each input's as stored */
@@ -150,7 +193,6 @@ struct plan_request {
 
 int plan_build(struct plan *p, const struct bcast *b, const struct plan_request *rq,
                struct strbuf *err);
-void plan_reorder(struct plan *p, const int *order);
 void plan_free(struct plan *p);
 const char *plan_strategy_name(enum plan_strategy s);
 

@@ -36,6 +36,20 @@
 #include <stdint.h>
 
 /*
+ * BC_SLP_ONLY marks a kernel whose innermost loops are written out as a
+ * block of statements inside a loop shorter than a vector.  gcc
+ * vectorizes the block as straight-line code; at -O3 its loop vectorizer
+ * would rather vectorize across the iterations of that short loop, a few
+ * lanes at a time, which runs slower.  So gcc is asked not to vectorize
+ * loops there; other compilers are asked nothing.
+ */
+#if defined(__GNUC__) && !defined(__clang__) && !defined(__INTEL_COMPILER)
+#define BC_SLP_ONLY __attribute__((optimize("no-tree-loop-vectorize")))
+#else
+#define BC_SLP_ONLY
+#endif
+
+/*
  * BC__SIGNED(S, T, U, W, N, MAX, FMIN, FMAX) defines the helpers of one
  * signed type: S the suffix, T the type, U the unsigned type of the same
  * width, W the unsigned work type, N the width in bits, MAX the largest T,

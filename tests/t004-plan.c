@@ -64,6 +64,7 @@ request(const char *args, const char *comp, const char *t)
 	rq.nin = n;
 	rq.strategy = PLAN_AUTO;
 	rq.unroll_limit = PLAN_UNROLL_DEFAULT;
+	rq.cache_size = PLAN_CACHE_DEFAULT;
 	rq.expr = &e;
 	rq.dtype = dtype_find(t);
 	rq.in_dtype = in_dt;
@@ -305,6 +306,89 @@ test_strategy(void)
 	    && p.count == 1);
 }
 
+/*
+** What the plan does with the sizes it knows: the lanes of a vector, the
+** innermost loop's tail split off, short innermost loops written out as
+** a block, and the errors when a block is asked where none can be.
+*/
+static void
+test_speed(void)
+{
+	int bad = 0;
+
+	/* lanes: 64 bytes of the narrowest dtype stored or computed */
+	ok1(plan_for("x=999,1023 y=1023", "add", "f32", PLAN_AUTO) == 0 && p.lanes == 16);
+	ok1(plan_for("x=999,1023 y=1023", "add", "f64", PLAN_AUTO) == 0 && p.lanes == 8);
+	ok1(plan_for("x:u8=999,1023 y=1023", "add", "f64", PLAN_AUTO) == 0 && p.lanes == 64);
+	ok1(plan_for("x=999,1023 y=1023", "x < y", "f64", PLAN_AUTO) == 0 && p.lanes == 64);
+	ok1(plan_for("x=99 y=99", "add", "f16", PLAN_AUTO) == 0 && p.lanes == 32);
+
+	/* a long innermost loop: its trip count cut to a multiple of the lanes */
+	ok1(plan_for("x=999,1023 y=1023", "add", "f32", PLAN_AUTO) == 0);
+	ok1(p.strategy == PLAN_LOOPS && extents_are(2, (const unsigned long long[]){999, 1023}));
+	ok1(p.loop[1].tail == 15 && p.loop[0].tail == 0 && p.nblock == 0 && !p.slp_only);
+	ok1(plan_for("x=999,1024 y=1024", "add", "f32", PLAN_AUTO) == 0 && p.loop[1].tail == 0);
+	ok1(plan_for("x=4096 y=4096", "add", "f32", PLAN_LOOPS) == 0 && p.loop[0].tail == 0);
+	ok1(plan_for("x=4097 y=", "add", "f32", PLAN_LOOPS) == 0 && p.loop[0].tail == 1);
+	ok1(plan_for("x=300,17 y=300,1", "add", "f32", PLAN_AUTO) == 0 && p.loop[1].tail == 1);
+	ok1(plan_for("x:i8=300,127 y:i8=127", "add", "i8", PLAN_AUTO) == 0 && p.loop[1].tail == 63);
+	/* no shorter than a vector: a loop of its own, or a block */
+	ok1(plan_for("x=300,16 y=16", "add", "f32", PLAN_AUTO) == 0 && p.loop[1].tail == 0
+	    && p.strategy == PLAN_LOOPS);
+	ok1(plan_for("x=20,7 y=7", "add", "f32", PLAN_LOOPS) == 0 && p.loop[1].tail == 0
+	    && p.nblock == 0);
+
+	/* a short innermost loop: auto writes it out, with its neighbours up to
+	 * PLAN_BLOCK_MAX elements, and keeps one loop around the block */
+	ok1(plan_for("x=512,3,7 y=512,1,7", "add", "f32", PLAN_AUTO) == 0);
+	ok1(p.strategy == PLAN_BLOCK && p.nblock == 2 && p.block_count == 21 && !p.slp_only);
+	ok1(extents_are(3, (const unsigned long long[]){512, 3, 7}));
+	ok1(p.loop[0].move[0] == MOVE_POINTER && p.loop[0].move[1] == MOVE_POINTER
+	    && p.loop[0].move[2] == MOVE_POINTER);
+	ok1(p.loop[1].move[0] == MOVE_NONE && p.loop[2].move[2] == MOVE_NONE);
+	for (unsigned j = 0; p.offset && j < 3; j++)	/* from the pointers of i0 */
+		for (unsigned l = 0; l < 7; l++) {
+			const uint64_t *o = &p.offset[(j * 7 + l) * 3];
+
+			bad += o[0] != j * 7 + l || o[1] != l || o[2] != j * 7 + l;
+		}
+	ok1(p.offset && bad == 0);
+	ok1(plan_for("x=2,3,1,5,7 y=3,4,1,7", "add", "f32", PLAN_AUTO) == 0);
+	ok1(p.strategy == PLAN_BLOCK && p.nblock == 2 && p.block_count == 35);
+	ok1(p.slp_only);	/* the loop around the block runs 4 times: fewer than 16 lanes */
+	ok1(plan_for("x=100,4,4,4 y=4,4,4", "add", "f32", PLAN_AUTO) == 0	/* merged: 100, 64 */
+	    && p.strategy == PLAN_LOOPS && p.nblock == 0 && p.loop[1].tail == 0);
+	ok1(plan_for("x=1000,5 y=5", "add", "f32", PLAN_AUTO) == 0
+	    && p.strategy == PLAN_BLOCK && p.nblock == 1 && p.block_count == 5);
+	ok1(plan_for("x=9,9,9 y=9,1", "add", "f32", PLAN_AUTO) == 0
+	    && p.nblock == 1 && p.block_count == 9);	/* 81 would pass 64 */
+	/* an input constant in the block is read once, before it; one that
+	 * varies in it, at each element */
+	ok1(plan_for("x=100,6 y=100,1", "x*y + y", "f32", PLAN_AUTO) == 0);
+	ok1(p.strategy == PLAN_BLOCK && p.read[1].level == 1 && p.read[1].into_local);
+	ok1(p.read[0].level == 2 && !p.read[0].into_local);
+	ok1(plan_for("x=100,6 y=6", "x*x + y", "f32", PLAN_AUTO) == 0);
+	ok1(p.read[0].level == 2 && p.read[0].into_local && p.read[1].level == 2);
+	/* a value that does not vary in the block is computed once, before it */
+	ok1(plan_for("x=100,6 y=100,1", "x + exp(y)", "f32", PLAN_AUTO) == 0);
+	ok1(p.ntemps == 1 && p.value[p.temps[0]].level == 1);
+	/* the nodes bound holds for a block as for an unroll: 64 elements of
+	 * 19 nodes do not fit in 1024, 53 do, so an inner 8 of 8 becomes 1 */
+	ok1(plan_for("x=100,8,8 y=8,1", "x*y + x*y + x*y + x*y + x*y", "f32", PLAN_AUTO) == 0);
+	ok1(p.strategy == PLAN_BLOCK && p.nblock == 1 && p.block_count == 8);
+
+	/* block asked: where the innermost loop fits; else an error */
+	ok1(plan_for("x=300,16 y=16", "add", "f32", PLAN_BLOCK) == 0);
+	ok1(p.strategy == PLAN_BLOCK && p.nblock == 1 && p.block_count == 16);
+	ok1(plan_for("x=300,65 y=65", "add", "f32", PLAN_BLOCK) == -1);
+	ok1(message_has("cannot write out a block") && message_has("the loops run 300, 65 times"));
+	ok1(plan_for("x=40 y=40", "add", "f32", PLAN_BLOCK) == -1);
+	ok1(message_has("the loops run 40 times"));
+	/* and explicit loops stay loops */
+	ok1(plan_for("x=512,3,7 y=512,1,7", "add", "f32", PLAN_LOOPS) == 0);
+	ok1(p.strategy == PLAN_LOOPS && p.nblock == 0 && !p.slp_only && p.offset == NULL);
+}
+
 /* Unrolled offsets: [element * (nin + 1) + operand], output last. */
 static void
 test_offsets(void)
@@ -470,12 +554,23 @@ test_hoisting(void)
 	ok1(plan_for("x=4,3", "x + 2*3", "f32", PLAN_LOOPS) == 0 && p.ntemps == 0);
 }
 
+/* Plan COMP of x=8,64,5,5 b=64,1,1 s= as loops in the order ORDER of 3. */
+static int
+build_ordered(const char *comp, const int *order)
+{
+	request("x=8,64,5,5 b=64,1,1 s=", comp, "f32");
+	rq.strategy = PLAN_LOOPS;
+	rq.loop_order = order;
+	rq.nloop_order = 3;
+	return build();
+}
+
 /* The loops in another order: the plan follows them. */
 static void
 test_reorder(void)
 {
 	static const char hoist[] = "x + exp(b)*sqrt(s)";
-	static const int rotate[] = {2, 0, 1}, back[] = {1, 2, 0}, swap[] = {1, 0, 2};
+	static const int rotate[] = {2, 0, 1}, swap[] = {1, 0, 2};
 	static const enum plan_move x_moves[] = {MOVE_POINTER, MOVE_POINTER, MOVE_INDEX};
 	static const enum plan_move b_moves[] = {MOVE_NONE, MOVE_NONE, MOVE_INDEX};
 	static const long long x_strides[] = {1, 1600, 25}, b_strides[] = {0, 0, 1};
@@ -484,28 +579,21 @@ test_reorder(void)
 	/* planner's order: 8 (x 1600, b 0), 64 (x 25, b 1), 25 (x 1, b 0) */
 	ok1(plan_for("x=8,64,5,5 b=64,1,1", "add", "f32", PLAN_LOOPS) == 0);
 	ok1(extents_are(3, (const unsigned long long[]){8, 64, 25}));
-	plan_reorder(&p, rotate);
-	ok1(extents_are(3, (const unsigned long long[]){25, 8, 64}));
-	ok1(moves_are(0, x_moves, x_strides));	/* x's innermost stride is 25 */
-	ok1(moves_are(1, b_moves, b_strides));
-	ok1(moves_are(2, x_moves, x_strides));	/* so is the output's */
-	ok1(p.read[1].level == 3 && !p.read[1].into_local);	/* b varies innermost now */
-	plan_reorder(&p, back);
-	ok1(extents_are(3, (const unsigned long long[]){8, 64, 25}));
 	ok1(p.loop[2].move[2] == MOVE_INDEX && p.loop[2].stride[2] == 1
 	    && p.loop[1].move[1] == MOVE_POINTER && p.loop[2].move[1] == MOVE_NONE);
 	ok1(p.read[1].level == 2 && p.read[1].into_local);
 
-	/* asked for in the request: the same plan as reordering afterwards */
+	/* rotated: 25 outermost */
 	request("x=8,64,5,5 b=64,1,1", "add", "f32");
 	rq.strategy = PLAN_LOOPS;
 	rq.loop_order = rotate;
 	rq.nloop_order = 3;
 	ok1(build() == 0);
 	ok1(extents_are(3, (const unsigned long long[]){25, 8, 64}));
-	ok1(moves_are(0, x_moves, x_strides) && moves_are(1, b_moves, b_strides)
-	    && moves_are(2, x_moves, x_strides));
-	ok1(p.read[1].level == 3);
+	ok1(moves_are(0, x_moves, x_strides));	/* x's innermost stride is 25 */
+	ok1(moves_are(1, b_moves, b_strides));
+	ok1(moves_are(2, x_moves, x_strides));	/* so is the output's */
+	ok1(p.read[1].level == 3 && !p.read[1].into_local);	/* b varies innermost now */
 
 	/* the values computed once follow: b varies in the outermost loop */
 	ok1(plan_for("x=8,64,5,5 b=64,1,1 s=", hoist, "f32", PLAN_LOOPS) == 0);
@@ -521,11 +609,11 @@ test_reorder(void)
 	ok1(p.loop[0].move[1] == MOVE_POINTER && p.loop[1].move[1] == MOVE_NONE);
 	ok1(p.ntemps == 2 && p.value[p.temps[0]].level == 0 && p.value[p.temps[1]].level == 1
 	    && is_op(&p.value[p.temps[1]], "multiply", "f32", FORM_INFIX));
-	plan_reorder(&p, rotate);	/* 25, 64, 8: b is read in the middle loop */
+	ok1(build_ordered(hoist, (const int[]){2, 1, 0}) == 0);	/* 25, 64, 8: b is read in the middle loop */
 	ok1(p.read[1].level == 2 && p.ntemps == 2 && p.value[p.temps[1]].level == 2);
-	plan_reorder(&p, (const int[]){1, 2, 0});	/* 64, 8, 25 again */
+	ok1(build_ordered(hoist, swap) == 0);	/* 64, 8, 25 again */
 	ok1(p.read[1].level == 1 && p.value[p.temps[1]].level == 1);
-	plan_reorder(&p, (const int[]){1, 2, 0});	/* 8, 25, 64: b innermost */
+	ok1(build_ordered(hoist, (const int[]){0, 2, 1}) == 0);	/* 8, 25, 64: b innermost */
 	ok1(extents_are(3, (const unsigned long long[]){8, 25, 64}));
 	ok1(p.read[1].level == 3 && !p.read[1].into_local);
 	/* only sqrt(s) is left to compute once */
@@ -620,6 +708,7 @@ main(void)
 {
 	test_design();
 	test_strategy();
+	test_speed();
 	test_offsets();
 	test_values();
 	test_hoisting();

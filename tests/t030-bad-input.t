@@ -86,7 +86,7 @@ done <<EOF_CASES
 1|-o k.c --strategy unroll x=5,5|bcastgen: error: cannot unroll 25 elements: the limit is 16 (set it with --unroll-limit, at most 512, or use --strategy loops)
 1|-o k.c --strategy unroll --unroll-limit 512 x=513|bcastgen: error: cannot unroll 513 elements: the limit is 512 (set it with --unroll-limit, at most 512, or use --strategy loops)
 1|-o k.c --unroll-limit 5000 x=3|bcastgen: error: unroll limit 5000 is out of range: it must be from 0 to 512
-1|-o k.c --strategy fast x=3|bcastgen: error: unknown strategy 'fast': expected auto, unroll or loops
+1|-o k.c --strategy fast x=3|bcastgen: error: unknown strategy 'fast': expected auto, unroll, loops or block
 1|-o k.c --out-shape 3,4 x=3|bcastgen: error: the result shape (3,) is not the --out-shape (3,4)
 1|-o k.c --out-shape 3,-4 x=3|bcastgen: error: bad --out-shape: bad size '-4' in shape '3,-4' of operand 'out': sizes are non-negative integers
 1|-o k.c --op copy x=3|bcastgen: error: op 'copy' needs --out-shape: the shape to broadcast 'x' to

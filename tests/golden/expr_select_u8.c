@@ -25,21 +25,26 @@
  *
  *   i0 < 4        c += 1, a += 5, out += 5; c read once per i0
  *   i1 < 5        c += 0, a += 1, out += 1
+ *
+ * The innermost loop is written out, 5 statements for each i0:
+ * compilers vectorize them as straight-line code.
  */
 
 /* Begin expr_select_u8 */
+BC_SLP_ONLY
 void expr_select_u8(const uint8_t *BC_RESTRICT c, const double *BC_RESTRICT a, double *BC_RESTRICT out)
 {
-	size_t i0, i1;
+	size_t i0;
 	const uint8_t *c_0 = c;
 	const double *a_0 = a;
 	double *out_0 = out;
 	for (i0 = 0; i0 < 4; i0++, c_0 += 1, a_0 += 5, out_0 += 5) {
 		const uint8_t c_v = *c_0;
-		for (i1 = 0; i1 < 5; i1++) {
-			const double a_v = a_0[i1];
-			out_0[i1] = (c_v != 0) ? a_v : -a_v + 1.5;
-		}
+		{ const double a_v = a_0[0]; out_0[0] = (c_v != 0) ? a_v : -a_v + 1.5; }  /* i1 = 0 */
+		{ const double a_v = a_0[1]; out_0[1] = (c_v != 0) ? a_v : -a_v + 1.5; }  /* i1 = 1 */
+		{ const double a_v = a_0[2]; out_0[2] = (c_v != 0) ? a_v : -a_v + 1.5; }  /* i1 = 2 */
+		{ const double a_v = a_0[3]; out_0[3] = (c_v != 0) ? a_v : -a_v + 1.5; }  /* i1 = 3 */
+		{ const double a_v = a_0[4]; out_0[4] = (c_v != 0) ? a_v : -a_v + 1.5; }  /* i1 = 4 */
 	} /* i0 */
 }
 /* End expr_select_u8 */

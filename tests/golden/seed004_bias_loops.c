@@ -24,6 +24,9 @@
  * Loops, after dropping size-1 dimensions and merging neighbours:
  *
  *   i0 < 100      xw += 1, b += 0, out += 1
+ *
+ * i0 runs to 96, a multiple of 16 (the elements of a vector), in one
+ * loop, which compilers vectorize at -O2, and on to 100 in a second.
  */
 
 /* Begin seed004_bias_loops */
@@ -31,7 +34,9 @@ void seed004_bias_loops(const float *BC_RESTRICT xw, const float *BC_RESTRICT b,
 {
 	size_t i0;
 	const float b_v = *b;
-	for (i0 = 0; i0 < 100; i0++)
+	for (i0 = 0; i0 < 96; i0++)
+		out[i0] = xw[i0] + b_v;
+	for (; i0 < 100; i0++)
 		out[i0] = xw[i0] + b_v;
 }
 /* End seed004_bias_loops */

@@ -1,0 +1,75 @@
+/*
+ * bc_stream.h: non-temporal ("streaming") stores for kernels whose data
+ * are larger than the last-level cache.
+ *
+ * A streaming store writes a whole cache line to memory without reading
+ * it into the cache first, and without pushing out what the cache
+ * holds: past the last-level cache it moves more bytes per second than
+ * ordinary stores.  A kernel that streams computes each 64-byte line of
+ * its output into a local buffer, as plain C, and hands the buffer to
+ * bc_stream_line; an ordinary loop writes the elements before the first
+ * line boundary and after the last; bc_stream_fence orders the streaming
+ * stores before whatever the caller does next.
+ *
+ * BC_STREAM is 1 where this header has streaming stores (x86 with SSE2,
+ * AVX or AVX-512), else 0: the kernel then uses its ordinary loop, with
+ * the same results bit for bit.  Define BC_NO_STREAM to turn them off.
+ */
+#ifndef BC_STREAM_H
+#define BC_STREAM_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#if !defined(BC_NO_STREAM) && (defined(__AVX512F__) || defined(__AVX__) || defined(__SSE2__))
+#define BC_STREAM 1
+#include <immintrin.h>
+#else
+#define BC_STREAM 0
+#endif
+
+#define BC_STREAM_LINE 64	/* bytes a streaming store group writes */
+
+#if BC_STREAM
+/*
+ * The elements of SIZE bytes before P + that many is on a line boundary,
+ * at most N.  Assumes P is aligned to SIZE, as a C object of it is.
+ */
+static inline size_t bc_stream_head(const void *p, size_t size, size_t n)
+{
+	size_t off = (size_t)((uintptr_t)p % BC_STREAM_LINE);
+	size_t head = off ? (BC_STREAM_LINE - off) / size : 0;
+
+	return head < n ? head : n;
+}
+
+/* Write the 64 bytes at SRC to DST, on a line boundary, around the cache. */
+static inline void bc_stream_line(void *dst, const void *src)
+{
+#if defined(__AVX512F__)
+	_mm512_stream_si512((void *)dst, _mm512_loadu_si512(src));
+#elif defined(__AVX__)
+	__m256i *d = (__m256i *)dst;
+	const __m256i *s = (const __m256i *)src;
+
+	_mm256_stream_si256(d, _mm256_loadu_si256(s));
+	_mm256_stream_si256(d + 1, _mm256_loadu_si256(s + 1));
+#else
+	__m128i *d = (__m128i *)dst;
+	const __m128i *s = (const __m128i *)src;
+
+	_mm_stream_si128(d, _mm_loadu_si128(s));
+	_mm_stream_si128(d + 1, _mm_loadu_si128(s + 1));
+	_mm_stream_si128(d + 2, _mm_loadu_si128(s + 2));
+	_mm_stream_si128(d + 3, _mm_loadu_si128(s + 3));
+#endif
+}
+
+/* Order the streaming stores before the stores and loads that follow. */
+static inline void bc_stream_fence(void)
+{
+	_mm_sfence();
+}
+#endif
+
+#endif
