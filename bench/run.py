@@ -223,7 +223,7 @@ def machine(cc):
         "cpu": cpu, "flags": flags, "cores": os.cpu_count(),
         "caches": cache_sizes(), "cc": ccv[0] if ccv else cc,
         "numpy": numpy.__version__, "xnnpack": xnn or "not installed",
-        "kernel": platform.release(),
+        "kernel": platform.release(), "load0": os.getloadavg()[0],
     }
 
 
@@ -469,6 +469,8 @@ def write_driver(case, d, variants, stream, wrong):
     w("\treturn 1;")
     w("}")
     w("")
+    w("/* ** Time with the wall clock instead of the thread's processor time. */")
+    w("BENCH_API void bench_wall_clock(void) { bench_clock = CLOCK_MONOTONIC; }")
     w("BENCH_API int bench_nimpl(void) { return nimpl; }")
     w("BENCH_API const char *bench_name(int i) { return impls[i].name; }")
     w("BENCH_API int bench_checked(int i) { return impls[i].checked; }")
@@ -620,11 +622,16 @@ def child(args):
     out = wrap(len(case.ops), case.out_dtype, case.out_shape)
     npf = numpy_call(case, arrs, out)
 
+    clock = time.thread_time_ns
+    if args.clock == "wall":
+        lib.bench_wall_clock()
+        clock = time.perf_counter_ns
+
     def np_run(reps):
-        t0 = time.perf_counter_ns()
+        t0 = clock()
         for _ in range(reps):
             npf()
-        return time.perf_counter_ns() - t0
+        return clock() - t0
 
     impls = []
     for i in range(lib.bench_nimpl()):
@@ -865,7 +872,8 @@ def report(args, results, cases, mach, cg, gen, full):
       " -fPIC` and the level's flags" % mach["cc"])
     w("- NumPy %s (`/usr/bin/python3`); XNNPACK %s (Debian's build, its own flags, its"
       " micro-kernels chosen at run time)" % (mach["numpy"], mach["xnnpack"]))
-    w("- Linux %s; %s" % (mach["kernel"], time.strftime("%Y-%m-%d")))
+    w("- Linux %s; %s; load average %.2f when the run began, %.2f when it ended"
+      % (mach["kernel"], time.strftime("%Y-%m-%d"), mach["load0"], os.getloadavg()[0]))
     w("")
     w("## Reproduce")
     w("")
@@ -895,7 +903,13 @@ def report(args, results, cases, mach, cg, gen, full):
     w("`bench/stream.h` (line by line; four 4 KiB pages in flight), for out-of-cache")
     w("f32 adds: the memory system's limit is the faster of the two.")
     w("")
-    w("Times are per call: each implementation's batch repeats the call for at least")
+    w("Times are per call, read from the %s (`--clock`)%s. Each implementation's batch"
+      % ("thread's processor time (`CLOCK_THREAD_CPUTIME_ID`, NumPy's"
+         " `time.thread_time_ns`), which stops while the process waits for a core"
+         if args.clock == "thread" else "wall clock (`CLOCK_MONOTONIC`, NumPy's"
+         " `time.perf_counter_ns`)", "" if args.clock != "thread" else
+         ": the machine is shared"))
+    w("repeats the call for at least")
     w("%.0f ms (reps calibrated per implementation), %d rounds (%d for cases past 64 MiB);"
       % (args.batch_ns / 1e6, args.rounds, args.big_rounds))
     w("min/median/max are over rounds. GB/s counts each input and the output once.")
@@ -1151,6 +1165,8 @@ def main():
     ap.add_argument("--rounds", type=int, default=11)
     ap.add_argument("--big-rounds", type=int, default=3)
     ap.add_argument("--batch-ms", type=float, default=2.0)
+    ap.add_argument("--clock", choices=["thread", "wall"], default="thread",
+                    help="time with the thread's processor time (default) or the wall clock")
     ap.add_argument("--no-callgrind", action="store_true")
     ap.add_argument("--no-gen", action="store_true")
     ap.add_argument("--inject-wrong", action="store_true",
@@ -1194,7 +1210,7 @@ def main():
             cmd = [sys.executable, os.path.abspath(__file__), "--child",
                    os.path.join(d, "case.so"), "--child-case", cid, "--cases", args.cases,
                    "--rounds", str(args.rounds), "--big-rounds", str(args.big_rounds),
-                   "--batch-ms", str(args.batch_ms)]
+                   "--batch-ms", str(args.batch_ms), "--clock", args.clock]
             r = sh(cmd)
             if r.returncode != 0:
                 die("case '%s' at %s failed:\n%s" % (cid, level, r.stderr))
