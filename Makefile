@@ -13,6 +13,12 @@ PROVE_FLAGS = -j$(shell nproc 2>/dev/null || echo 2)
 # Debian packages that the build, the tests and the demo need.
 DEPS = gcc g++ clang make cmake pkg-config liblua5.4-dev perl python3-numpy \
 	libclang-rt-14-dev valgrind
+# make bench: its extra packages, the cases (ids of bench/cases.txt; empty:
+# all) and the levels (O2: -O2; O3: -O3 -march=native).
+BENCH_DEPS = libxnnpack-dev libpthreadpool-dev gnuplot-nox valgrind python3-numpy
+BENCH_CASES =
+BENCH_LEVELS = O2 O3
+BENCH_FLAGS =
 # make fuzz: seconds per harness, and the compiler with libFuzzer.
 FUZZ_SECONDS = 60
 FUZZ_CC = clang
@@ -42,7 +48,7 @@ endif
 .DELETE_ON_ERROR:
 .SECONDARY:
 .SUFFIXES:
-.PHONY: all check test demo deps regen install uninstall clean FORCE fuzz fuzz-build asan
+.PHONY: all check test demo deps bench regen install uninstall clean FORCE fuzz fuzz-build asan
 
 all: $(O)/bcastgen
 
@@ -98,6 +104,16 @@ check: deps
 demo: deps
 	@$(MAKE) --no-print-directory $(O)/bcastgen
 	sh examples/demo.sh $(O)/bcastgen
+
+# Issue 14's benchmark: bcastgen's kernels against hand-written loops,
+# XNNPACK, NumPy and the memory system's limit (bench/run.py). A whole
+# run rewrites BENCHMARKS.md and bench/ratios.svg; BENCH_CASES or
+# BENCH_LEVELS write build/bench/BENCHMARKS.md only.
+bench:
+	@$(MAKE) --no-print-directory deps DEPS='$(DEPS) $(BENCH_DEPS)'
+	@$(MAKE) --no-print-directory $(O)/bcastgen
+	/usr/bin/python3 bench/run.py --gen $(O)/bcastgen --out $(O)/bench --cc '$(CC)' \
+		--only '$(BENCH_CASES)' --levels '$(BENCH_LEVELS)' $(BENCH_FLAGS)
 
 # The suite in parallel, one job per core, and its wall time; the
 # sanitizer build and the fuzzing harnesses are built first when the

@@ -1,0 +1,1269 @@
+#!/usr/bin/python3
+"""bench/run.py: make bench's driver (issue 14).
+
+For each optimization level and each case of bench/cases.txt, in a scratch
+directory under build/bench/: generate the case's kernels with bcastgen
+(auto, and each strategy bcastgen accepts), write the case's driver in C
+(case.c: buffers, the naive and reference kernels, XNNPACK's operators,
+memcpy, the streaming limit, one timing loop per implementation), build
+one shared object with every C implementation, all with the same compiler
+and flags, and run the case in a process of its own (this script with
+--child) that loads it with ctypes and times NumPy in the same process on
+the same buffers.  Every output is checked against the hand-written
+loop's before anything is timed.  Then callgrind's instructions per
+element for the cases flagged ir, the generation speed, results.tsv,
+BENCHMARKS.md and the plot.
+
+Run by make bench; see BENCHMARKS.md ("Reproduce") for the options.
+"""
+
+import argparse
+import json
+import math
+import os
+import platform
+import re
+import shlex
+import statistics
+import subprocess
+import sys
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+TOP = os.path.dirname(HERE)
+
+LEVELS = {"O2": "-O2", "O3": "-O3 -march=native"}
+LEVEL_TITLE = {"O2": "-O2", "O3": "-O3 -march=native"}
+
+# bcastgen's variants: the default, then each strategy or option that
+# may apply; one that bcastgen refuses does not apply.
+VARIANTS = [
+    ("auto", []),
+    ("loops", ["--strategy", "loops"]),
+    ("unroll", ["--strategy", "unroll", "--unroll-limit", "512"]),
+    ("stream_on", ["--stream", "on"]),
+    ("stream_off", ["--stream", "off"]),
+]
+
+CTYPE = {"f32": "float", "f16": "bc_f16", "i8": "int8_t", "i32": "int32_t",
+         "u8": "uint8_t"}
+CDT = {"f32": "BENCH_F32", "f16": "BENCH_F16", "i8": "BENCH_I8",
+       "i32": "BENCH_I32", "u8": "BENCH_U8"}
+SIZE = {"f32": 4, "f16": 2, "i8": 1, "i32": 4, "u8": 1}
+NPDT = {"f32": "float32", "f16": "float16", "i8": "int8", "i32": "int32",
+        "u8": "uint8"}
+COMPARISONS = {"greater", "gt", "less", "lt", "equal", "eq", "not_equal",
+               "ne", "greater_equal", "ge", "less_equal", "le"}
+XNN_OPS = {"add": "add", "multiply": "multiply", "maximum": "maximum"}
+# Implementations that are not bcastgen's, for "best other".
+OTHERS = ["hand", "xnnpack", "numpy", "ref", "naive"]
+
+
+def die(msg):
+    sys.stderr.write("bench: error: %s\n" % msg)
+    sys.exit(1)
+
+
+# ---------------------------------------------------------------- cases
+
+class Case:
+    """One line of cases.txt, with what follows from it."""
+
+    def __init__(self, cid, words, flags):
+        self.id = cid
+        self.words = words
+        self.flags = {}
+        for f in flags:
+            k, _, v = f.partition("=")
+            self.flags[k] = v if v else True
+        self.ops = []          # (name, dtype, shape)
+        opts = {}
+        i = 0
+        while i < len(words):
+            w = words[i]
+            if w.startswith("--"):
+                opts[w[2:]] = words[i + 1]
+                i += 2
+                continue
+            m = re.match(r"^([A-Za-z_][A-Za-z0-9_]*)(?::([a-z0-9]+))?=(.*)$", w)
+            if not m:
+                die("case '%s': cannot read the word '%s'" % (cid, w))
+            shape = tuple(int(s) for s in m.group(3).split(",")) if m.group(3) else ()
+            self.ops.append((m.group(1), m.group(2), shape))
+            i += 1
+        self.op = opts.get("op", "add" if "expr" not in opts else None)
+        dt = opts.get("dtype") or next((d for _, d, _ in self.ops if d), "f32")
+        self.ops = [(n, d or dt, s) for n, d, s in self.ops]
+        self.dtype = dt
+        self.out_dtype = opts.get("out-dtype") or ("u8" if self.op in COMPARISONS else dt)
+        self.axis = int(opts["axis"]) if "axis" in opts else None
+        self.elem = self.flags.get("elem") or "%s_%s" % (self.op, dt)
+        # NumPy's views: Paddle's axis places y inside x's dimensions.
+        self.views = [s for _, _, s in self.ops]
+        if self.axis is not None and len(self.ops) == 2:
+            x, y = self.views
+            if len(y) < len(x):
+                yy = list(y)
+                while yy and yy[-1] == 1:
+                    yy.pop()
+                ax = self.axis if self.axis >= 0 else len(x) - len(yy) + self.axis + 1
+                self.views[1] = tuple(yy + [1] * (len(x) - ax - len(yy)))
+        self.out_shape = broadcast_shapes(self.views)
+        self.count = prod(self.out_shape)
+        self.in_bytes = sum(prod(s) * SIZE[d] for _, d, s in self.ops)
+        self.out_bytes = self.count * SIZE[self.out_dtype]
+        self.bytes = self.in_bytes + self.out_bytes
+
+
+def prod(s):
+    n = 1
+    for v in s:
+        n *= v
+    return n
+
+
+def broadcast_shapes(shapes):
+    rank = max(len(s) for s in shapes) if shapes else 0
+    out = []
+    for d in range(rank):
+        n = 1
+        for s in shapes:
+            k = d - (rank - len(s))
+            if k >= 0 and s[k] != 1:
+                n = s[k]
+        out.append(n)
+    return tuple(out)
+
+
+def strides(view, out_shape):
+    """Element strides of an operand of shape view over out_shape (0 = stretched)."""
+    rank = len(out_shape)
+    full = (1,) * (rank - len(view)) + tuple(view)
+    st, acc = [0] * rank, 1
+    for d in range(rank - 1, -1, -1):
+        st[d] = 0 if full[d] == 1 and out_shape[d] != 1 else acc
+        acc *= full[d]
+    return st
+
+
+def read_cases(path):
+    cases = []
+    with open(path) as f:
+        for ln, line in enumerate(f, 1):
+            line = line.strip()
+            if not line or line.startswith("#"):
+                continue
+            parts = [p.strip() for p in line.split("|")]
+            if len(parts) != 3:
+                die("%s:%d: want 'ID | words | flags'" % (path, ln))
+            cases.append(Case(parts[0], shlex.split(parts[1]), parts[2].split()))
+    return cases
+
+
+# ---------------------------------------------------------------- machine
+
+def cache_sizes():
+    """Data and unified caches of cpu0 from sysfs: [(level, bytes)]."""
+    out = []
+    base = "/sys/devices/system/cpu/cpu0/cache"
+    try:
+        for d in sorted(os.listdir(base)):
+            if not d.startswith("index"):
+                continue
+            rd = lambda f: open(os.path.join(base, d, f)).read().strip()
+            if rd("type") == "Instruction":
+                continue
+            s = rd("size")
+            mult = {"K": 1024, "M": 1 << 20, "G": 1 << 30}.get(s[-1], 1)
+            out.append((int(rd("level")), int(s.rstrip("KMG")) * mult))
+    except OSError:
+        pass
+    if not out:
+        for lvl, name in ((1, "SC_LEVEL1_DCACHE_SIZE"), (2, "SC_LEVEL2_CACHE_SIZE"),
+                          (3, "SC_LEVEL3_CACHE_SIZE")):
+            try:
+                v = os.sysconf(name)
+                if v > 0:
+                    out.append((lvl, v))
+            except (ValueError, OSError):
+                pass
+    return out
+
+
+def llc_bytes():
+    c = cache_sizes()
+    return max(c)[1] if c else 32 << 20
+
+
+def machine(cc):
+    cpu = "unknown"
+    try:
+        for line in open("/proc/cpuinfo"):
+            if line.startswith("model name"):
+                cpu = line.split(":", 1)[1].strip()
+                break
+    except OSError:
+        pass
+    flags = ""
+    try:
+        for line in open("/proc/cpuinfo"):
+            if line.startswith("flags"):
+                fl = line.split()
+                flags = " ".join(f for f in ("sse2", "avx", "avx2", "fma", "avx512f", "f16c")
+                                 if f in fl)
+                break
+    except OSError:
+        pass
+    ccv = subprocess.run(shlex.split(cc) + ["--version"], capture_output=True,
+                         text=True).stdout.splitlines()
+    import numpy
+    xnn = subprocess.run(["dpkg-query", "-W", "-f=${Version}", "libxnnpack-dev"],
+                         capture_output=True, text=True).stdout.strip()
+    return {
+        "cpu": cpu, "flags": flags, "cores": os.cpu_count(),
+        "caches": cache_sizes(), "cc": ccv[0] if ccv else cc,
+        "numpy": numpy.__version__, "xnnpack": xnn or "not installed",
+        "kernel": platform.release(), "load0": os.getloadavg()[0],
+    }
+
+
+def have_xnnpack():
+    return os.path.exists("/usr/include/xnnpack.h")
+
+
+# ---------------------------------------------------------------- driver in C
+
+def kernel_body(path, name):
+    """The function of a generated file, its name replaced, to compare variants."""
+    text = open(path).read()
+    m = re.search(r"/\* Begin %s \*/(.*)/\* End %s \*/" % (name, name), text, re.S)
+    body = m.group(1) if m else text
+    return body.replace(name, "K")
+
+
+def coalesce(out_shape, sts):
+    """Drop size-1 dimensions and merge neighbours all operands allow."""
+    dims = [(n, [s[d] for s in sts]) for d, n in enumerate(out_shape) if n != 1]
+    merged = []
+    for n, st in dims:
+        if merged:
+            pn, pst = merged[-1]
+            if all(p == q * n for p, q in zip(pst, st)):
+                merged[-1] = (pn * n, st)
+                continue
+        merged.append((n, st))
+    return merged
+
+
+def write_driver(case, d, variants, stream, wrong):
+    """case.c: every C implementation of the case and its timing loops."""
+    nin = len(case.ops)
+    cin = [CTYPE[dt] for _, dt, _ in case.ops]
+    cout = CTYPE[case.out_dtype]
+    rank = len(case.out_shape)
+    out_st = strides(case.out_shape, case.out_shape)
+    sts = [strides(v, case.out_shape) for v in case.views] + [out_st]
+    params = ", ".join("const %s *restrict" % t for t in cin) + ", %s *restrict" % cout
+    args = ", ".join("in%d" % k for k in range(nin)) + ", out"
+    L = []
+    w = L.append
+    w("/* case.c: the driver of case %s, generated by bench/run.py. */" % case.id)
+    w("#define _POSIX_C_SOURCE 200809L")
+    w('#include "bench.h"')
+    w('#include "bc_ref.h"')
+    if stream:
+        w('#include "stream.h"')
+    for v, _ in variants:
+        w('#include "kern_%s.h"' % v)
+    if case.flags.get("xnn") and have_xnnpack():
+        w("#define BENCH_XNN 1")
+        w("#include <xnnpack.h>")
+    w("")
+    w("void hand_%s(%s);" % (case.id, params))
+    w("")
+    for k in range(nin):
+        w("static %s *in%d;" % (cin[k], k))
+    w("static %s *out, *expect;" % cout)
+    w("static unsigned char *msrc;")
+    w("static const char *note = \"\";")
+    w("static const size_t in_count[%d] = {%s};" % (nin, ", ".join(
+        str(prod(s)) for _, _, s in case.ops)))
+    w("static const int in_dt[%d] = {%s};" % (nin, ", ".join(CDT[dt] for _, dt, _ in case.ops)))
+    w("#define OUT_COUNT ((size_t)%d)" % case.count)
+    w("#define OUT_BYTES ((size_t)%d)" % case.out_bytes)
+    w("")
+    # naive: offsets from the flat index by division and modulo; the
+    # sizes are in writable globals, so they are not constants to gcc.
+    r1 = max(rank, 1)
+    w("size_t naive_dims[%d] = {%s};" % (r1, ", ".join(str(n) for n in case.out_shape) or "1"))
+    w("ptrdiff_t naive_st[%d][%d] = {%s};" % (nin + 1, r1, ", ".join(
+        "{%s}" % (", ".join(str(x) for x in s) or "0") for s in sts)))
+    w("int naive_rank = %d;" % rank)
+    w("static void naive(%s)" % ", ".join(
+        ["const %s *restrict in%d" % (t, k) for k, t in enumerate(cin)] +
+        ["%s *restrict out" % cout]))
+    w("{")
+    w("\tsize_t i;")
+    w("\tfor (i = 0; i < OUT_COUNT; i++) {")
+    w("\t\tsize_t rest = i;")
+    w("\t\tptrdiff_t off[%d] = {0};" % (nin + 1))
+    w("\t\tint dd, k;")
+    w("\t\tfor (dd = naive_rank - 1; dd >= 0; dd--) {")
+    w("\t\t\tsize_t q = rest % naive_dims[dd];")
+    w("\t\t\trest /= naive_dims[dd];")
+    w("\t\t\tfor (k = 0; k < %d; k++)" % (nin + 1))
+    w("\t\t\t\toff[k] += (ptrdiff_t)q * naive_st[k][dd];")
+    w("\t\t}")
+    w("\t\tout[off[%d]] = elem_%s(%s);" % (nin, case.elem, ", ".join(
+        "in%d[off[%d]]" % (k, k) for k in range(nin))))
+    w("\t}")
+    w("}")
+    w("")
+    # ref: the runtime's strided iterator, bc_ref.h.
+    w("static void ref(%s)" % ", ".join(
+        ["const %s *restrict in%d" % (t, k) for k, t in enumerate(cin)] +
+        ["%s *restrict out" % cout]))
+    w("{")
+    w("\tsize_t idx[%d];" % r1)
+    w("\tptrdiff_t off[%d];" % (nin + 1))
+    w("\tstruct bc_ref_operand ops[%d];" % (nin + 1))
+    w("\tint k;")
+    w("\tfor (k = 0; k < %d; k++) {" % (nin + 1))
+    w("\t\tops[k].data = NULL;")
+    w("\t\tops[k].strides = naive_st[k];")
+    w("\t}")
+    w("\tif (bc_ref_index_init(naive_rank, naive_dims, idx, %d, off) == 0)" % (nin + 1))
+    w("\t\treturn;")
+    w("\tdo")
+    w("\t\tout[off[%d]] = elem_%s(%s);" % (nin, case.elem, ", ".join(
+        "in%d[off[%d]]" % (k, k) for k in range(nin))))
+    w("\twhile (bc_ref_index_step(naive_rank, naive_dims, idx, %d, ops, off));" % (nin + 1))
+    w("}")
+    w("")
+    if stream:
+        loops = coalesce(case.out_shape, sts)
+        inner, outer = loops[-1], loops[:-1]
+        w("static const struct stream_rows rows = {")
+        w("\t%d, {%s}," % (len(outer), ", ".join(str(n) for n, _ in outer) or "0"))
+        for k in range(3):
+            w("\t{%s}," % (", ".join(str(st[k]) for _, st in outer) or "0"))
+        w("\t%d, %d, %d" % (inner[0], inner[1][0], inner[1][1]))
+        w("};")
+        w("")
+    xnn = case.flags.get("xnn") if have_xnnpack() else None
+    if xnn:
+        w("#ifdef BENCH_XNN")
+        w("static xnn_operator_t xop[2];")
+        w("static int xnn_ok;")
+        w("static const size_t xshape[%d][%d] = {%s};" % (nin, max(rank, 1), ", ".join(
+            "{%s}" % (", ".join(str(n) for n in v) or "0") for v in case.views)))
+        w("static const size_t xrank[%d] = {%s};" % (nin, ", ".join(str(len(v)) for v in case.views)))
+        w("")
+        w("/* ** Create and set up the case's XNNPACK operator(s); 0 if it cannot. */")
+        w("static int xnn_setup(void)")
+        w("{")
+        w("\tenum xnn_status s;")
+        w("\tif ((s = xnn_initialize(NULL)) != xnn_status_success)")
+        w("\t\treturn note = \"xnn_initialize failed\", 0;")
+        if xnn == "relu":
+            w("\ts = xnn_create_multiply_nd_f32(-INFINITY, INFINITY, 0, &xop[0]);")
+            w("\tif (s == xnn_status_success)")
+            w("\t\ts = xnn_create_add_nd_f32(0.0f, INFINITY, 0, &xop[1]);")
+            w("\tif (s == xnn_status_success)")
+            w("\t\ts = xnn_setup_multiply_nd_f32(xop[0], xrank[0], xshape[0], xrank[1], "
+              "xshape[1], in0, in1, out, NULL);")
+            w("\tif (s == xnn_status_success)")
+            w("\t\ts = xnn_setup_add_nd_f32(xop[1], %d, naive_dims, xrank[2], xshape[2], "
+              "out, in2, out, NULL);" % rank)
+        elif xnn == "maximum":
+            w("\ts = xnn_create_maximum_nd_f32(0, &xop[0]);")
+            w("\tif (s == xnn_status_success)")
+            w("\t\ts = xnn_setup_maximum_nd_f32(xop[0], xrank[0], xshape[0], xrank[1], "
+              "xshape[1], in0, in1, out, NULL);")
+        else:
+            w("\ts = xnn_create_%s_nd_f32(-INFINITY, INFINITY, 0, &xop[0]);" % xnn)
+            w("\tif (s == xnn_status_success)")
+            w("\t\ts = xnn_setup_%s_nd_f32(xop[0], xrank[0], xshape[0], xrank[1], "
+              "xshape[1], in0, in1, out, NULL);" % xnn)
+        w("\tif (s != xnn_status_success)")
+        w("\t\treturn note = \"XNNPACK refused the case\", 0;")
+        w("\treturn 1;")
+        w("}")
+        w("")
+        w("/* ** One run of XNNPACK's operator(s). */")
+        w("static void xnn(void)")
+        w("{")
+        w("\txnn_run_operator(xop[0], NULL);")
+        if xnn == "relu":
+            w("\txnn_run_operator(xop[1], NULL);")
+        w("}")
+        w("#endif")
+        w("")
+    # The implementations: name, call, whether checked.
+    impls = []
+    for v, _ in variants:
+        impls.append((v, "kern_%s(%s)" % (v, args), 1))
+    impls.append(("hand", "hand_%s(%s)" % (case.id, args), 1))
+    if xnn:
+        impls.append(("xnnpack", "xnn()", 1))
+    impls.append(("ref", "ref(%s)" % args, 1))
+    impls.append(("naive", "naive(%s)" % args, 1))
+    impls.append(("memcpy", "memcpy(out, msrc, OUT_BYTES)", 0))
+    if stream:
+        impls.append(("stream_lines", "stream_lines(&rows, out, in0, in1)", 1))
+        impls.append(("stream_pages", "stream_pages(&rows, out, in0, in1)", 1))
+    if wrong:
+        impls.append(("wrong", "hand_%s(%s); ((unsigned char *)out)[OUT_BYTES / 2] ^= 0x40"
+                      % (case.id, args), 1))
+    w("/* The timing loops: reps calls between two readings of the clock. */")
+    for name, call, _ in impls:
+        if name == "xnnpack":
+            w("#ifdef BENCH_XNN")
+        w("static uint64_t t_%s(long reps)" % name)
+        w("{")
+        w("\tuint64_t t0 = bench_now();")
+        w("\tlong r;")
+        w("\tfor (r = 0; r < reps; r++) {")
+        w("\t\t%s;" % call)
+        w('\t\t__asm__ volatile("" ::: "memory");')
+        w("\t}")
+        w("\treturn bench_now() - t0;")
+        w("}")
+        if name == "xnnpack":
+            w("#endif")
+    w("")
+    w("struct impl { const char *name; uint64_t (*run)(long); int checked; };")
+    w("static struct impl impls[] = {")
+    for name, _, chk in impls:
+        if name == "xnnpack":
+            w("#ifdef BENCH_XNN")
+        w('\t{"%s", t_%s, %d},' % (name, name, chk))
+        if name == "xnnpack":
+            w("#endif")
+    w("};")
+    w("static int nimpl = (int)(sizeof impls / sizeof impls[0]);")
+    w("")
+    w("/* ** Allocate and fill the buffers, run hand for the expected output. */")
+    w("BENCH_API int bench_setup(void)")
+    w("{")
+    w("\tint k;")
+    for k in range(nin):
+        w("\tif (!(in%d = bench_alloc(in_count[%d] * sizeof *in%d)))" % (k, k, k))
+        w("\t\treturn 0;")
+        w("\tbench_fill(in%d, in_count[%d], in_dt[%d], %d, %d);" % (
+            k, k, k, 1000 + k, 1 if case.flags.get("nan") else 0))
+    w("\tif (!(out = bench_alloc(OUT_BYTES)) || !(expect = bench_alloc(OUT_BYTES)) ||")
+    w("\t    !(msrc = bench_alloc(OUT_BYTES)))")
+    w("\t\treturn 0;")
+    w("\tbench_fill(msrc, OUT_BYTES, BENCH_U8, 7, 0);")
+    w("\thand_%s(%s);" % (case.id, args.replace("out", "expect")))
+    w("\t(void)k;")
+    if xnn:
+        w("#ifdef BENCH_XNN")
+        w("\tif (!xnn_setup()) {")
+        w("\t\tfor (k = 0; k < nimpl; k++)")
+        w('\t\t\tif (!strcmp(impls[k].name, "xnnpack"))')
+        w("\t\t\t\timpls[k] = impls[--nimpl];")
+        w("\t}")
+        w("#endif")
+    w("\treturn 1;")
+    w("}")
+    w("")
+    w("/* ** Time with the wall clock instead of the thread's processor time. */")
+    w("BENCH_API void bench_wall_clock(void) { bench_clock = CLOCK_MONOTONIC; }")
+    w("BENCH_API int bench_nimpl(void) { return nimpl; }")
+    w("BENCH_API const char *bench_name(int i) { return impls[i].name; }")
+    w("BENCH_API int bench_checked(int i) { return impls[i].checked; }")
+    w("BENCH_API const char *bench_note(void) { return note; }")
+    if stream:
+        w("BENCH_API const char *bench_stream_kind(void) { return STREAM_KIND; }")
+    else:
+        w('BENCH_API const char *bench_stream_kind(void) { return ""; }')
+    w("/* ** Nanoseconds for reps calls of implementation i. */")
+    w("BENCH_API uint64_t bench_run(int i, long reps) { return impls[i].run(reps); }")
+    w("BENCH_API void bench_poison(void) { memset(out, 0xa5, OUT_BYTES); }")
+    w("/* ** Elements of the output that differ from hand's. */")
+    w("BENCH_API long bench_check(void)")
+    w("{")
+    w("\treturn (long)bench_compare(out, expect, OUT_COUNT, %s);" % CDT[case.out_dtype])
+    w("}")
+    w("BENCH_API void *bench_buf(int k) { return k < %d ? (void *[]){%s}[k] : (void *)out; }"
+      % (nin, ", ".join("in%d" % k for k in range(nin))))
+    w("")
+    w("#ifdef BENCH_MAIN")
+    w("#include <stdio.h>")
+    w("/* ** For callgrind: run implementation argv[1] argv[2] times. */")
+    w("int main(int argc, char **argv)")
+    w("{")
+    w("\tint i;")
+    w("\tif (argc != 3 || !bench_setup())")
+    w("\t\treturn 2;")
+    w("\tfor (i = 0; i < nimpl; i++)")
+    w("\t\tif (!strcmp(impls[i].name, argv[1])) {")
+    w("\t\t\timpls[i].run(atol(argv[2]));")
+    w("\t\t\treturn 0;")
+    w("\t\t}")
+    w("\treturn 1;")
+    w("}")
+    w("#endif")
+    with open(os.path.join(d, "case.c"), "w") as f:
+        f.write("\n".join(L) + "\n")
+
+
+# ---------------------------------------------------------------- build
+
+def sh(cmd, **kw):
+    return subprocess.run(cmd, capture_output=True, text=True, **kw)
+
+
+def build_case(case, level, args, wrong=False):
+    """Generate, write the driver, compile; returns (dir, variants, notes)."""
+    d = os.path.join(args.out, level, case.id)
+    os.makedirs(d, exist_ok=True)
+    variants, notes, bodies = [], {}, {}
+    for v, opts in VARIANTS:
+        name = "kern_%s" % v
+        path = os.path.join(d, name + ".c")
+        for f in (path, path[:-2] + ".h"):
+            if os.path.exists(f):
+                os.unlink(f)
+        r = sh([args.gen] + case.words + opts + ["--name", name, "-o", path])
+        if r.returncode != 0:
+            msg = (r.stderr.strip().splitlines() or ["exit %d" % r.returncode])[0]
+            msg = re.sub(r"[0-9]+", "N", msg.replace("bcastgen: error: ", "").split(": ")[0])
+            notes[v] = "does not apply: bcastgen answers: " + msg
+            continue
+        body = kernel_body(path, name)
+        same = next((u for u, b in bodies.items() if b == body), None)
+        if same:
+            notes[v] = "same code as %s" % same
+            continue
+        bodies[v] = body
+        variants.append((v, opts))
+    if not variants or variants[0][0] != "auto":
+        die("case '%s': bcastgen refuses the default: %s" % (case.id, notes.get("auto")))
+    stream = (case.bytes > args.llc and case.elem == "add_f32" and len(case.ops) == 2)
+    if stream:
+        sts = [strides(v, case.out_shape) for v in case.views] + \
+            [strides(case.out_shape, case.out_shape)]
+        inner = coalesce(case.out_shape, sts)[-1]
+        stream = inner[1][2] == 1 and (inner[1][0] or inner[1][1]) and \
+            inner[1][0] in (0, 1) and inner[1][1] in (0, 1) and \
+            len(coalesce(case.out_shape, sts)) <= 9
+    write_driver(case, d, variants, stream, wrong)
+    cflags = shlex.split(args.cc) + ["-std=c99", "-ffp-contract=off", "-fPIC",
+                                     "-fvisibility=hidden", "-g"] + \
+        LEVELS[level].split() + ["-I", os.path.join(TOP, "runtime"), "-I", HERE, "-I", d]
+    srcs = [("kern_%s.c" % v, os.path.join(d, "kern_%s.c" % v)) for v, _ in variants]
+    srcs += [("hand.c", os.path.join(HERE, "hand.c")), ("case.c", os.path.join(d, "case.c"))]
+    objs = []
+    for base, src in srcs:
+        obj = os.path.join(d, base[:-2] + ".o")
+        r = sh(cflags + ["-c", src, "-o", obj])
+        if r.returncode != 0:
+            die("case '%s': %s does not compile:\n%s" % (case.id, base, r.stderr))
+        objs.append(obj)
+    libs = ["-lXNNPACK", "-lpthreadpool"] if (case.flags.get("xnn") and have_xnnpack()) else []
+    so = os.path.join(d, "case.so")
+    r = sh(cflags + ["-shared", "-o", so] + objs + libs + ["-lm"])
+    if r.returncode != 0:
+        die("case '%s': cannot link:\n%s" % (case.id, r.stderr))
+    d_cg = None
+    if case.flags.get("ir"):
+        d_cg = (cflags, [s for _, s in srcs], libs)
+        build_cg(case, d, d_cg, [])
+    return d, [v for v, _ in variants], notes, bool(stream), d_cg
+
+
+def build_cg(case, d, how, extra):
+    """The callgrind driver: every source again, with main (BENCH_MAIN)."""
+    cflags, srcs, libs = how
+    r = sh(cflags + extra + ["-DBENCH_MAIN", "-o", os.path.join(d, "case_main")] +
+           srcs + libs + ["-lm"])
+    if r.returncode != 0:
+        die("case '%s': cannot build the callgrind driver:\n%s" % (case.id, r.stderr))
+
+
+# ---------------------------------------------------------------- child
+
+def numpy_call(case, arrs, out):
+    """A function running NumPy's computation of the case into out."""
+    import numpy as np
+    npname = case.flags.get("np")
+    if npname == "relu":
+        x, w, b = arrs
+        zero = np.float32(0)
+
+        def f():
+            np.multiply(x, w, out=out)
+            np.add(out, b, out=out)
+            np.maximum(out, zero, out=out)
+        return f
+    ufunc = getattr(np, {"gt": "greater", "mul": "multiply", "max": "maximum",
+                         "sub": "subtract"}.get(case.op, case.op))
+    return lambda: ufunc(*arrs, out=out)
+
+
+def child(args):
+    """Run one case in this process; print its results as JSON."""
+    import ctypes
+    import numpy as np
+    case = next(c for c in read_cases(args.cases) if c.id == args.child_case)
+    lib = ctypes.CDLL(args.child)
+    lib.bench_run.restype = ctypes.c_uint64
+    lib.bench_run.argtypes = [ctypes.c_int, ctypes.c_long]
+    lib.bench_name.restype = ctypes.c_char_p
+    lib.bench_note.restype = ctypes.c_char_p
+    lib.bench_stream_kind.restype = ctypes.c_char_p
+    lib.bench_buf.restype = ctypes.c_void_p
+    lib.bench_check.restype = ctypes.c_long
+    if not lib.bench_setup():
+        die("case '%s': out of memory" % case.id)
+
+    def wrap(k, dt, shape):
+        n = prod(shape) * SIZE[dt]
+        buf = (ctypes.c_char * max(n, 1)).from_address(lib.bench_buf(k))
+        return np.frombuffer(buf, dtype=NPDT[dt], count=prod(shape)).reshape(shape)
+
+    arrs = [wrap(k, dt, case.views[k]) for k, (_, dt, _) in enumerate(case.ops)]
+    out = wrap(len(case.ops), case.out_dtype, case.out_shape)
+    npf = numpy_call(case, arrs, out)
+
+    clock = time.thread_time_ns
+    if args.clock == "wall":
+        lib.bench_wall_clock()
+        clock = time.perf_counter_ns
+
+    def np_run(reps):
+        t0 = clock()
+        for _ in range(reps):
+            npf()
+        return clock() - t0
+
+    impls = []
+    for i in range(lib.bench_nimpl()):
+        name = lib.bench_name(i).decode()
+        impls.append((name, (lambda i: lambda reps: lib.bench_run(i, reps))(i),
+                      lib.bench_checked(i)))
+    impls.insert(next(k for k, im in enumerate(impls) if im[0] == "ref"),
+                 ("numpy", np_run, 1))
+    res = {"note": lib.bench_note().decode(), "stream_kind": lib.bench_stream_kind().decode(),
+           "impls": {}}
+    timed = []
+    for name, run, checked in impls:
+        r = {"check": "unchecked"}
+        if checked:
+            lib.bench_poison()
+            run(1)
+            bad = lib.bench_check()
+            r["check"] = "ok" if bad == 0 else "WRONG (%d of %d elements)" % (bad, case.count)
+        res["impls"][name] = r
+        if r["check"] in ("ok", "unchecked"):
+            timed.append((name, run))
+    # Reps per implementation: a batch of at least args.batch_ns.
+    reps = {}
+    for name, run in timed:
+        n, t = 1, run(1)
+        while t < args.batch_ns and n < 1 << 30:
+            n = max(n * 2, min(n * 100, int(n * 1.2 * args.batch_ns / max(t, 1))))
+            t = run(n)
+        reps[name] = n
+    rounds = args.rounds if case.bytes < (64 << 20) else args.big_rounds
+    times = {name: [] for name, _ in timed}
+    for r in range(rounds):
+        k = r % len(timed)
+        for name, run in timed[k:] + timed[:k]:
+            times[name].append(run(reps[name]) / reps[name])
+    for name, _ in timed:
+        res["impls"][name].update(reps=reps[name], ns=times[name])
+    res["rounds"] = rounds
+    print(json.dumps(res))
+
+
+# ---------------------------------------------------------------- callgrind
+
+def callgrind(case, d, impls, how):
+    """Instructions per output element of each implementation, or {}.
+
+    Valgrind knows no AVX-512: if the driver dies under it, it is rebuilt
+    with -mno-avx512f and the result says so (key "flags")."""
+    exe = os.path.join(d, "case_main")
+    if not os.path.exists(exe) or not shutil_which("valgrind"):
+        return {}
+    out = {}
+    if sh(["valgrind", "--tool=none", exe, impls[0], "1"]).returncode != 0:
+        build_cg(case, d, how, ["-mno-avx512f"])
+        out["flags"] = "-mno-avx512f"
+    for name in impls:
+        fn = "kern_%s" % name if name not in ("hand",) else "hand_%s" % case.id
+        n = max(10, min(1000, 200000 // max(case.count, 1)))
+        cgf = os.path.join(d, "cg.%s.out" % name)
+        r = sh(["valgrind", "--tool=callgrind", "--collect-atstart=no",
+                "--toggle-collect=%s" % fn, "--callgrind-out-file=%s" % cgf, exe, name, str(n)])
+        if r.returncode != 0:
+            continue
+        tot = None
+        for line in open(cgf):
+            if line.startswith(("totals:", "summary:")):
+                tot = int(line.split()[1])
+        if tot:
+            out[name] = tot / (n * case.count)
+    return out
+
+
+def shutil_which(p):
+    import shutil
+    return shutil.which(p)
+
+
+# ---------------------------------------------------------------- generation speed
+
+def gen_spec(path, n, seed=14):
+    """A spec of n varied kernels: ops, dtypes, ranks, broadcasts, expressions."""
+    import random
+    rnd = random.Random(seed)
+    ops = ["add", "sub", "mul", "maximum", "minimum", "greater", "divide", "where"]
+    dts = ["f32", "f32", "f32", "f64", "i32", "i8", "u8", "f16"]
+    lines = []
+    for i in range(n):
+        rank = rnd.randint(1, 5)
+        out = [rnd.choice([1, 2, 3, 4, 5, 7, 8, 16, 17, 32, 64, 100, 256]) for _ in range(rank)]
+        op = rnd.choice(ops + ["expr"])
+        dt = rnd.choice(dts)
+        nops = 3 if op in ("where", "expr") else 2
+        shapes = []
+        for k in range(nops):
+            keep = rnd.randint(0, rank)
+            s = [n if rnd.random() < 0.7 else 1 for n in out[rank - keep:]]
+            shapes.append(s)
+        shapes[0] = out[:]
+        if op == "where" and dt == "f16":
+            dt = "f32"
+        fields = []
+        if op == "expr":
+            fields.append('expr = "max(a*b + c, 0)"')
+        else:
+            fields.append('op = "%s"' % op)
+        fields.append('dtype = "%s"' % dt)
+        names = ["a", "b", "c"]
+        for k in range(nops):
+            fields.append('"%s=%s"' % (names[k], ",".join(str(v) for v in shapes[k])))
+        if rnd.random() < 0.2:
+            fields.append('strategy = "loops"')
+        lines.append('kernel "k%d" { %s }' % (i, ", ".join(fields)))
+    with open(path, "w") as f:
+        f.write("\n".join(lines) + "\n")
+
+
+def run_timed(cmd):
+    """Run cmd; returns (returncode, cpu seconds of the child, stderr)."""
+    t0 = os.times()
+    r = subprocess.run(cmd, capture_output=True, text=True)
+    t1 = os.times()
+    return r.returncode, (t1.children_user - t0.children_user) + \
+        (t1.children_system - t0.children_system), r.stderr
+
+
+def gen_speed(args):
+    d = os.path.join(args.out, "gen")
+    os.makedirs(d, exist_ok=True)
+    res = {}
+    probe = os.path.join(d, "probe.c")
+    rc, _, _ = run_timed([args.gen, "--timings", "x=3", "y=3", "-o", probe])
+    timings = rc == 0
+    for n in (1000, 10000):
+        spec = os.path.join(d, "spec%d.lua" % n)
+        gen_spec(spec, n)
+        best, split = None, None
+        for _ in range(3 if n == 1000 else 2):
+            cmd = [args.gen, spec, "-o", os.path.join(d, "k%d.c" % n)]
+            if timings:
+                cmd.insert(1, "--timings")
+            rc, cpu, err = run_timed(cmd)
+            if rc != 0:
+                die("the generation spec of %d kernels fails:\n%s" % (n, err))
+            if best is None or cpu < best:
+                best = cpu
+                split = None
+                for line in err.splitlines():
+                    if "timings" in line:
+                        split = {m.group(1): float(m.group(2)) for m in
+                                 re.finditer(r"([a-z][a-z ]*?)\s+([0-9.]+)\s*s\b",
+                                             line.split("timings:", 1)[-1])}
+        res[n] = {"cpu": best, "split": split}
+    res["timings_option"] = timings
+    return res
+
+
+# ---------------------------------------------------------------- report
+
+def med(v):
+    return statistics.median(v) if v else None
+
+
+def fmt_ns(v):
+    if v is None:
+        return "-"
+    if v >= 1e6:
+        return "%.2f ms" % (v / 1e6)
+    if v >= 1e3:
+        return "%.1f us" % (v / 1e3)
+    return "%.1f ns" % v
+
+
+def fmt_r(v):
+    return "-" if v is None else "%.2f" % v
+
+
+def ratios(row):
+    """Speed ratios of auto against the others: above 1 means auto is faster."""
+    t = {k: med(v["ns"]) for k, v in row["impls"].items() if v.get("ns")}
+    a = t.get("auto")
+    if a is None:
+        return {}
+    out = {}
+    out["hand"] = t["hand"] / a if "hand" in t else None
+    out["xnnpack"] = t["xnnpack"] / a if "xnnpack" in t else None
+    others = [t[k] for k in OTHERS if k in t]
+    out["best"] = min(others) / a if others else None
+    tm = {k: min(v["ns"]) for k, v in row["impls"].items() if v.get("ns")}
+    out["hand_min"] = tm["hand"] / tm["auto"] if "hand" in tm else None
+    st = [t[k] for k in ("stream_lines", "stream_pages") if k in t]
+    out["stream"] = min(st) / a if st else None
+    return out
+
+
+def write_tsv(path, results, cases):
+    with open(path, "w") as f:
+        f.write("level\tcase\timpl\tcheck\treps\trounds\tmin_ns\tmedian_ns\tmax_ns\t"
+                "ns_per_elem\tGB_s\n")
+        for level, rows in results.items():
+            for cid, row in rows.items():
+                c = cases[cid]
+                for name, r in row["impls"].items():
+                    ns = r.get("ns")
+                    if ns:
+                        m = med(ns)
+                        by = 2 * c.out_bytes if name == "memcpy" else c.bytes
+                        f.write("%s\t%s\t%s\t%s\t%d\t%d\t%.1f\t%.1f\t%.1f\t%.4f\t%.2f\n" % (
+                            level, cid, name, r["check"], r["reps"], row["rounds"],
+                            min(ns), m, max(ns), m / c.count, by / m))
+                    else:
+                        f.write("%s\t%s\t%s\t%s\t\t\t\t\t\t\t\n" % (level, cid, name, r["check"]))
+
+
+def impl_columns(rows):
+    cols = []
+    for row in rows.values():
+        for k in row["impls"]:
+            if k not in cols:
+                cols.append(k)
+    order = [v for v, _ in VARIANTS] + ["hand", "xnnpack", "numpy", "ref", "naive",
+                                        "memcpy", "stream_lines", "stream_pages", "wrong"]
+    return [k for k in order if k in cols] + [k for k in cols if k not in order]
+
+
+def report(args, results, cases, mach, cg, gen, full):
+    md = []
+    w = md.append
+    w("# Benchmarks")
+    w("")
+    w("Generated by `make bench` (bench/run.py) from one run; do not edit by hand.")
+    w("Issue 14's harness: every implementation of a case in one shared object built")
+    w("with the same compiler and flags, run in a process of its own, checked byte for")
+    w("byte against the hand-written loop before anything is timed, then timed in")
+    w("rounds with the order rotated by one each round.")
+    w("")
+    w("## Machine")
+    w("")
+    w("- processor: %s, %s cores visible (%s)" % (mach["cpu"], mach["cores"], mach["flags"]))
+    w("- caches (cpu0, data and unified): %s; the last level, %d MiB, decides which"
+      % (", ".join("L%d %s" % (l, ("%d MiB" % (b >> 20)) if b >= 1 << 20 else "%d KiB" % (b >> 10))
+                   for l, b in mach["caches"]), args.llc >> 20))
+    w("  cases are out of cache")
+    w("- compiler: %s; every C implementation built with `-std=c99 -ffp-contract=off"
+      " -fPIC` and the level's flags" % mach["cc"])
+    w("- NumPy %s (`/usr/bin/python3`); XNNPACK %s (Debian's build, its own flags, its"
+      " micro-kernels chosen at run time)" % (mach["numpy"], mach["xnnpack"]))
+    w("- Linux %s; %s; load average %.2f when the run began, %.2f when it ended"
+      % (mach["kernel"], time.strftime("%Y-%m-%d"), mach["load0"], os.getloadavg()[0]))
+    w("")
+    w("## Reproduce")
+    w("")
+    w("```sh")
+    w("make bench                                  # everything: about 15 minutes")
+    w("make bench BENCH_CASES='row odd7' BENCH_LEVELS=O2   # a subset, in seconds")
+    w("```")
+    w("")
+    w("`make bench` installs what it needs (`BENCH_DEPS`), builds bcastgen, and runs")
+    w("`/usr/bin/python3 bench/run.py`. A whole run (all cases, both levels) rewrites")
+    w("this file and `bench/ratios.svg`; a subset writes `build/bench/BENCHMARKS.md`")
+    w("only. Everything is in `build/bench/`: `results.tsv` (every implementation's")
+    w("min/median/max), each case's generated kernels, driver (`case.c`) and shared")
+    w("object. A case is a line of `bench/cases.txt` and a function of `bench/hand.c`.")
+    w("")
+    w("Implementations: **auto** is bcastgen's kernel with default options; **loops**,")
+    w("**unroll** (`--unroll-limit 512`), **stream_on**, **stream_off** are the other")
+    w("strategies and options where bcastgen accepts them and emits different code;")
+    w("**hand** the hand-written loop (the reference); **xnnpack** XNNPACK's")
+    w("`xnn_*_nd_f32` operator (`max(x*w + b, 0)` as a multiply then an add clamped at")
+    w("0, in place in the output); **numpy** the ufunc with a preallocated `out=`")
+    w("(timed with `time.perf_counter_ns` around the batch, the same buffers);")
+    w("**ref** the runtime's strided iterator (`runtime/bc_ref.h`); **naive** offsets")
+    w("from the flat index by division and modulo; **memcpy** of the output's bytes")
+    w("(a yardstick, not checked; its GB/s counts the output twice);")
+    w("**stream_lines** and **stream_pages** the streaming-store loops of")
+    w("`bench/stream.h` (line by line; four 4 KiB pages in flight), for out-of-cache")
+    w("f32 adds: the memory system's limit is the faster of the two.")
+    w("")
+    w("Times are per call, read from the %s (`--clock`)%s. Each implementation's batch"
+      % ("thread's processor time (`CLOCK_THREAD_CPUTIME_ID`, NumPy's"
+         " `time.thread_time_ns`), which stops while the process waits for a core"
+         if args.clock == "thread" else "wall clock (`CLOCK_MONOTONIC`, NumPy's"
+         " `time.perf_counter_ns`)", "" if args.clock != "thread" else
+         ": the machine is shared"))
+    w("repeats the call for at least")
+    w("%.0f ms (reps calibrated per implementation), %d rounds (%d for cases past 64 MiB);"
+      % (args.batch_ns / 1e6, args.rounds, args.big_rounds))
+    w("min/median/max are over rounds. GB/s counts each input and the output once.")
+    w("Ratios are speed ratios of **auto** against another implementation (its median")
+    w("time over auto's): above 1.00 auto is faster; *vs hand (min)* takes the two")
+    w("minimums instead, less sensitive to other work on the machine. *best* is the best of hand,")
+    w("xnnpack, numpy, ref and naive; *stream* is the fraction of the streaming limit.")
+    w("")
+    for level, rows in results.items():
+        cols = impl_columns(rows)
+        w("## %s" % LEVEL_TITLE[level])
+        w("")
+        w("Median ns per call (WRONG: its output differed from hand's; not timed):")
+        w("")
+        w("| case | elements | " + " | ".join(cols) + " |")
+        w("| --- | ---: | " + " | ".join("---:" for _ in cols) + " |")
+        for cid, row in rows.items():
+            cells = []
+            for k in cols:
+                r = row["impls"].get(k)
+                if r is None:
+                    note = row["notes"].get(k, "")
+                    cells.append("=auto" if note.startswith("same code") else "")
+                elif r.get("ns"):
+                    cells.append(fmt_ns(med(r["ns"])))
+                else:
+                    cells.append("**WRONG**")
+            w("| %s | %d | %s |" % (cid, cases[cid].count, " | ".join(cells)))
+        w("")
+        w("auto: spread, per element, bandwidth, and the ratios:")
+        w("")
+        w("| case | auto min / median / max | ns/elem | GB/s | vs hand | vs hand (min) | vs xnnpack | vs best other | vs stream |")
+        w("| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
+        for cid, row in rows.items():
+            a = row["impls"].get("auto", {}).get("ns")
+            if not a:
+                w("| %s | **WRONG** | | | | | | | |" % cid)
+                continue
+            r = ratios(row)
+            m = med(a)
+            w("| %s | %s / %s / %s | %.3f | %.1f | %s | %s | %s | %s | %s |" % (
+                cid, fmt_ns(min(a)), fmt_ns(m), fmt_ns(max(a)), m / cases[cid].count,
+                cases[cid].bytes / m, fmt_r(r["hand"]), fmt_r(r["hand_min"]), fmt_r(r["xnnpack"]),
+                fmt_r(r["best"]), fmt_r(r["stream"])))
+        wrong = [(cid, k, v["check"]) for cid, row in rows.items()
+                 for k, v in row["impls"].items() if v["check"].startswith("WRONG")]
+        grouped = {}
+        for cid, row in rows.items():
+            for k, n in row["notes"].items():
+                if not n.startswith("same code"):
+                    grouped.setdefault((k, n), []).append(cid)
+        notes = [(k, "%s (%s)" % (n, "every case" if len(ids) == len(rows) else
+                                  ", ".join(ids)))
+                 for (k, n), ids in sorted(grouped.items())]
+        if wrong or notes:
+            w("")
+        for cid, k, chk in wrong:
+            w("- **WRONG**: %s on %s: %s" % (k, cid, chk))
+        for k, n in notes:
+            w("- %s: %s" % (k, n))
+        kinds = {row["stream_kind"] for row in rows.values() if row["stream_kind"]}
+        for kd in sorted(kinds):
+            w("- streaming loops: %s" % kd)
+        w("")
+    w("## Ratios")
+    w("")
+    w("![auto's speed over hand and over XNNPACK, per case](bench/ratios.svg)")
+    w("")
+    w("## Instructions per element (callgrind)")
+    w("")
+    w("`valgrind --tool=callgrind --collect-atstart=no --toggle-collect=KERNEL`, a C")
+    w("driver calling the kernel N times; instructions per output element, next to")
+    w("the median ns per element of the same run.")
+    w("")
+    cgcols = []
+    for lv in cg.values():
+        for m in lv.values():
+            for k in m:
+                if k not in cgcols and k != "flags":
+                    cgcols.append(k)
+    if cg:
+        w("| level | case | " + " | ".join("%s Ir/elem" % k for k in cgcols) +
+          " | auto ns/elem | hand ns/elem |")
+        w("| --- | --- | " + " | ".join("---:" for _ in cgcols) + " | ---: | ---: |")
+        for level, per in cg.items():
+            for cid, m in per.items():
+                row = results[level][cid]["impls"]
+                def nse(k):
+                    v = row.get(k, {}).get("ns")
+                    return "%.3f" % (med(v) / cases[cid].count) if v else "-"
+                w("| %s%s | %s | %s | %s | %s |" % (
+                    LEVEL_TITLE[level], " " + m["flags"] + " (*)" if "flags" in m else "",
+                    cid, " | ".join(
+                        "%.2f" % m[k] if k in m else "-" for k in cgcols), nse("auto"), nse("hand")))
+        if any("flags" in m for per in cg.values() for m in per.values()):
+            w("")
+            w("(*) Valgrind has no AVX-512: the instructions are counted in a build with")
+            w("`-mno-avx512f` added (AVX2 at most), the times are the AVX-512 build's.")
+    else:
+        w("(not measured in this run)")
+    w("")
+    w("## Generation speed")
+    w("")
+    if gen:
+        w("CPU time (user + system, best of 2-3) of `build/bcastgen SPEC -o F.c` on a spec")
+        w("of varied kernels (random ops, dtypes, ranks 1-5, broadcasts, fused")
+        w("expressions, some `strategy = \"loops\"`; `gen_spec` in bench/run.py):")
+        w("")
+        w("| kernels | CPU s | kernels/s | split |")
+        w("| ---: | ---: | ---: | --- |")
+        for n in (1000, 10000):
+            g = gen[n]
+            split = ", ".join("%s %.3f s" % kv for kv in g["split"].items()) if g["split"] else \
+                "(bcastgen has no `--timings`)" if not gen["timings_option"] else "(not printed)"
+            w("| %d | %.3f | %.0f | %s |" % (n, g["cpu"], n / g["cpu"], split))
+        w("")
+        w("10000 kernels take %.2fx the time of 1000 (10.00 is linear)."
+          % (gen[10000]["cpu"] / gen[1000]["cpu"]))
+    else:
+        w("(not measured in this run)")
+    w("")
+    w("## Targets")
+    w("")
+    w("Issue 14's targets, computed from this run (never asserted by a test).")
+    w("")
+    for line in targets(results, cases, gen, full):
+        w("- " + line)
+    w("")
+    return "\n".join(md)
+
+
+def targets(results, cases, gen, full):
+    out = []
+
+    def verdict(cond):
+        return "**met**" if cond else "**missed**"
+
+    for level, rows in results.items():
+        rs = [(cid, ratios(row).get("hand")) for cid, row in rows.items()]
+        rs = [(c, r) for c, r in rs if r is not None]
+        wrong = [cid for cid, row in rows.items() if not row["impls"].get("auto", {}).get("ns")]
+        if rs:
+            miss = sorted((r, c) for c, r in rs if r < 1.0)
+            gm = math.exp(sum(math.log(r) for _, r in rs) / len(rs))
+            out.append("auto at least as fast as hand in every case, %s: %s; %d of %d cases, "
+                       "geometric mean %.2fx%s%s" % (
+                           LEVEL_TITLE[level], verdict(not miss and not wrong),
+                           len(rs) - len(miss), len(rs), gm,
+                           "; slower on " + ", ".join("%s %.2fx" % (c, r) for r, c in miss)
+                           if miss else "",
+                           "; auto WRONG on " + ", ".join(wrong) if wrong else ""))
+        odd = [(cid, ratios(rows[cid]).get("hand")) for cid in rows if cases[cid].flags.get("odd")]
+        odd = [(c, r) for c, r in odd if r is not None]
+        if level == "O2" and odd:
+            miss = [(c, r) for c, r in odd if r < 2.0]
+            out.append("small or odd inner extents, auto at least 2x hand at -O2: %s; %s" % (
+                verdict(not miss), ", ".join("%s %.2fx" % (c, r) for c, r in odd)))
+        if level == "O3":
+            xs = [(cid, ratios(row).get("xnnpack")) for cid, row in rows.items()
+                  if cases[cid].dtype == "f32"]
+            xs = [(c, r) for c, r in xs if r is not None]
+            if xs:
+                miss = sorted((r, c) for c, r in xs if r < 1.0)
+                out.append("auto at least as fast as XNNPACK in every f32 case, -O3 -march=native: "
+                           "%s; %d of %d%s" % (verdict(not miss), len(xs) - len(miss), len(xs),
+                                               "; slower on " + ", ".join(
+                                                   "%s %.2fx" % (c, r) for r, c in miss)
+                                               if miss else ""))
+        for cid, row in rows.items():
+            like = cases[cid].flags.get("like")
+            if like and like in rows:
+                a = row["impls"].get("auto", {}).get("ns")
+                b = rows[like]["impls"].get("auto", {}).get("ns")
+                if a and b:
+                    r = med(b) / med(a)
+                    out.append("%s at the speed of %s (an add of the same shapes), %s: %s; "
+                               "%.2fx its speed" % (cid, like, LEVEL_TITLE[level],
+                                                    verdict(r >= 0.95), r))
+        st = [(cid, ratios(row).get("stream")) for cid, row in rows.items()]
+        st = [(c, r) for c, r in st if r is not None]
+        if st:
+            miss = [(c, r) for c, r in st if r < 0.95]
+            out.append("out of cache, auto at least 95%% of the streaming limit, %s: %s; %s" % (
+                LEVEL_TITLE[level], verdict(not miss),
+                ", ".join("%s %.0f%%" % (c, 100 * r) for c, r in st)))
+    if gen:
+        kps = 1000 / gen[1000]["cpu"]
+        lin = gen[10000]["cpu"] / gen[1000]["cpu"]
+        out.append("generation at least 2000 kernels/s from a spec of 1000: %s; %.0f kernels/s "
+                   "(%.0f%% of the target)" % (verdict(kps >= 2000), kps, 100 * kps / 2000))
+        out.append("generation linear in the number of kernels: %s; 10000 take %.2fx the time "
+                   "of 1000 (at most 11x counted as linear)" % (verdict(lin <= 11.0), lin))
+        out.append("time split between parsing, planning and rendering: %s" % (
+            "**met**" if gen[1000]["split"] else "**missed**; bcastgen prints no `--timings`"))
+    if not full:
+        out.append("(a partial run: cases or levels left out)")
+    return out
+
+
+def plot(args, results, cases, svg):
+    """bench/ratios.svg: auto over hand and over XNNPACK per case, both levels."""
+    if not shutil_which("gnuplot"):
+        print("bench: no gnuplot: no plot")
+        return
+    dat = os.path.join(args.out, "ratios.dat")
+    levels = list(results)
+    ids = [c for c in cases if any(c in results[lv] for lv in levels)]
+    with open(dat, "w") as f:
+        f.write("case " + " ".join("hand_%s xnn_%s" % (lv, lv) for lv in levels) + "\n")
+        for cid in ids:
+            cells = []
+            for lv in levels:
+                r = ratios(results[lv][cid]) if cid in results[lv] else {}
+                for k in ("hand", "xnnpack"):
+                    v = r.get(k)
+                    cells.append("%.4f" % v if v else "-")
+            f.write("%s %s\n" % (cid, " ".join(cells)))
+    cols = []
+    n = 2
+    for lv in levels:
+        cols.append("'%s' using %d:xtic(1) title 'vs hand, %s'" % (dat, n, LEVEL_TITLE[lv]))
+        cols.append("'' using %d title 'vs XNNPACK, %s'" % (n + 1, LEVEL_TITLE[lv]))
+        n += 2
+    gp = """set terminal svg size 1100,520 dynamic font 'sans,11'
+set output '%s'
+set title "auto's speed over the hand-written loop and over XNNPACK (above 1: auto faster)"
+set datafile missing '-'
+set style data histogram
+set style histogram clustered gap 1
+set style fill solid 0.8 border -1
+set logscale y 2
+set yrange [0.05:*]
+set ylabel 'speed ratio (log scale)'
+set xtics rotate by -45 scale 0
+set key top left
+set grid ytics
+set arrow from graph 0, first 1 to graph 1, first 1 nohead lw 2 lc rgb 'black'
+plot %s
+""" % (svg, ", ".join(cols))
+    gpf = os.path.join(args.out, "ratios.gp")
+    with open(gpf, "w") as f:
+        f.write(gp)
+    r = sh(["gnuplot", gpf])
+    if r.returncode != 0:
+        print("bench: gnuplot failed:\n" + r.stderr)
+
+
+# ---------------------------------------------------------------- main
+
+def main():
+    ap = argparse.ArgumentParser(description="make bench's driver")
+    ap.add_argument("--gen", default=os.path.join(TOP, "build", "bcastgen"))
+    ap.add_argument("--out", default=os.path.join(TOP, "build", "bench"))
+    ap.add_argument("--cc", default="cc")
+    ap.add_argument("--cases", default=os.path.join(HERE, "cases.txt"))
+    ap.add_argument("--only", default="", help="case ids, space-separated")
+    ap.add_argument("--levels", default="O2 O3")
+    ap.add_argument("--rounds", type=int, default=21)
+    ap.add_argument("--big-rounds", type=int, default=5)
+    ap.add_argument("--batch-ms", type=float, default=2.0)
+    ap.add_argument("--clock", choices=["thread", "wall"], default="thread",
+                    help="time with the thread's processor time (default) or the wall clock")
+    ap.add_argument("--no-callgrind", action="store_true")
+    ap.add_argument("--no-gen", action="store_true")
+    ap.add_argument("--inject-wrong", action="store_true",
+                    help="add an implementation 'wrong' that flips a bit of hand's output")
+    ap.add_argument("--report", default=None,
+                    help="where BENCHMARKS.md goes (default: the top for a whole run)")
+    ap.add_argument("--child", help=argparse.SUPPRESS)
+    ap.add_argument("--child-case", help=argparse.SUPPRESS)
+    args = ap.parse_args()
+    args.batch_ns = args.batch_ms * 1e6
+    if args.child:
+        child(args)
+        return
+    args.gen = os.path.abspath(args.gen)
+    args.out = os.path.abspath(args.out)
+    if not os.access(args.gen, os.X_OK):
+        die("no bcastgen at '%s': run make first" % args.gen)
+    args.llc = llc_bytes()
+    allc = read_cases(args.cases)
+    cases = {c.id: c for c in allc}
+    only = args.only.split()
+    for o in only:
+        if o not in cases:
+            die("no case '%s' in %s" % (o, args.cases))
+    levels = args.levels.split()
+    for lv in levels:
+        if lv not in LEVELS:
+            die("unknown level '%s' (O2 or O3)" % lv)
+    run_ids = only or [c.id for c in allc]
+    full = not only and levels == ["O2", "O3"]
+    os.makedirs(args.out, exist_ok=True)
+    mach = machine(args.cc)
+    results, cg = {}, {}
+    t_start = time.time()
+    for level in levels:
+        results[level], cg[level] = {}, {}
+        for cid in run_ids:
+            c = cases[cid]
+            t0 = time.time()
+            d, variants, notes, stream, how = build_case(c, level, args, args.inject_wrong)
+            cmd = [sys.executable, os.path.abspath(__file__), "--child",
+                   os.path.join(d, "case.so"), "--child-case", cid, "--cases", args.cases,
+                   "--rounds", str(args.rounds), "--big-rounds", str(args.big_rounds),
+                   "--batch-ms", str(args.batch_ms), "--clock", args.clock]
+            r = sh(cmd)
+            if r.returncode != 0:
+                die("case '%s' at %s failed:\n%s" % (cid, level, r.stderr))
+            row = json.loads(r.stdout.strip().splitlines()[-1])
+            row["notes"] = notes
+            results[level][cid] = row
+            if c.flags.get("ir") and not args.no_callgrind:
+                cg[level][cid] = callgrind(c, d, variants + ["hand"], how)
+            rr = ratios(row)
+            bad = [k for k, v in row["impls"].items() if v["check"].startswith("WRONG")]
+            print("%-3s %-9s auto %10s  vs hand %5s  vs xnnpack %5s  vs best %5s%s  (%.0f s)%s" % (
+                level, cid, fmt_ns(med(row["impls"].get("auto", {}).get("ns", []))),
+                fmt_r(rr.get("hand")), fmt_r(rr.get("xnnpack")), fmt_r(rr.get("best")),
+                "  vs stream %s" % fmt_r(rr["stream"]) if rr.get("stream") else "",
+                time.time() - t0, "  WRONG: " + ", ".join(bad) if bad else ""), flush=True)
+        if not cg[level]:
+            del cg[level]
+    gen = None if args.no_gen else gen_speed(args)
+    write_tsv(os.path.join(args.out, "results.tsv"), results, cases)
+    if full and args.report is None:
+        md_path, svg = os.path.join(TOP, "BENCHMARKS.md"), os.path.join(HERE, "ratios.svg")
+    else:
+        md_path = args.report or os.path.join(args.out, "BENCHMARKS.md")
+        svg = os.path.join(os.path.dirname(os.path.abspath(md_path)), "ratios.svg") \
+            if args.report else os.path.join(args.out, "ratios.svg")
+    plot(args, results, list(cases), svg)
+    text = report(args, results, cases, mach, cg, gen, full)
+    if os.path.dirname(os.path.abspath(md_path)) != TOP:
+        text = text.replace("(bench/ratios.svg)", "(ratios.svg)")
+    with open(md_path, "w") as f:
+        f.write(text)
+    print("bench: %s, %s, %s (%.0f s)" % (os.path.relpath(md_path), os.path.relpath(svg),
+                                         os.path.relpath(os.path.join(args.out, "results.tsv")),
+                                         time.time() - t_start))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,58 @@
+#!/bin/sh
+# t500-bench: a smoke test of make bench's harness (bench/run.py), not a
+# timed test: on a tiny case and the NaN case, one round, the checker
+# catches a deliberately wrong implementation (a bit flipped in hand's
+# output) and leaves it untimed, and a run reports every column.
+. "$(dirname "$0")/lib.sh"
+
+PY=/usr/bin/python3
+if ! [ -x $PY ] || ! $PY -c 'import numpy' 2>/dev/null; then
+	echo "1..0 # SKIP no NumPy for /usr/bin/python3 (make bench installs python3-numpy)"
+	exit 0
+fi
+if ! [ -f /usr/include/xnnpack.h ]; then
+	echo "1..0 # SKIP no XNNPACK (make bench installs libxnnpack-dev)"
+	exit 0
+fi
+if ! command -v cc >/dev/null; then
+	echo "1..0 # SKIP no C compiler"
+	exit 0
+fi
+
+n=0 status=0
+check() {
+	n=$((n + 1))
+	if [ "$1" = 0 ]; then echo "ok $n - $2"; else echo "not ok $n - $2"; status=1; fi
+}
+
+grep -E '^(tiny43|max_nan) ' "$TESTS/../bench/cases.txt" >cases.txt
+run() {
+	$PY "$TESTS/../bench/run.py" --gen "$GEN" --cases cases.txt --levels O2 \
+		--rounds 1 --big-rounds 1 --batch-ms 0.1 --no-callgrind --no-gen "$@"
+}
+
+run --out b --report b/B.md --inject-wrong >log 2>err
+check $? "a run with a wrong implementation completes"
+grep -q '^- \*\*WRONG\*\*: wrong on tiny43: WRONG (1 of 12 elements)$' b/B.md
+check $? "the checker reports the wrong implementation loudly"
+awk -F'\t' '$2 == "tiny43" && $3 == "wrong" && $4 ~ /^WRONG/ && $8 == ""' b/results.tsv | grep -q .
+check $? "the wrong implementation is not timed"
+for impl in auto hand xnnpack numpy ref naive memcpy; do
+	awk -F'\t' -v i=$impl '$2 == "tiny43" && $3 == i && ($4 == "ok" || $4 == "unchecked") && $8 > 0' \
+		b/results.tsv | grep -q .
+	check $? "tiny43: $impl checked and timed"
+done
+grep -q '^| case | elements | auto | .*hand | xnnpack | numpy | ref | naive | memcpy | wrong |$' b/B.md
+check $? "the table has a column for each implementation"
+awk -F'\t' '$2 == "max_nan" && ($3 == "numpy" || $3 == "auto" || $3 == "ref" || $3 == "naive") && $4 == "ok"' \
+	b/results.tsv | wc -l | grep -q '^ *4$'
+check $? "max_nan: NumPy, auto, ref and naive match hand with NaNs in the inputs"
+grep -q 'auto at least as fast as hand in every case, -O2: \*\*[a-z]*\*\*' b/B.md
+check $? "the targets section is computed"
+
+run --out b2 --report b2/B.md --only nosuch >log 2>err
+[ $? = 1 ] && grep -q "^bench: error: no case 'nosuch' in cases.txt$" err && [ ! -e b2/B.md ]
+check $? "an unknown case: one error, exit 1, no report"
+
+echo "1..$n"
+exit $status
