@@ -12,7 +12,7 @@ LUA_LIBS = $(shell pkg-config --libs lua5.4)
 PROVE_FLAGS = -j$(shell nproc 2>/dev/null || echo 2)
 # Debian packages that the build, the tests and the demo need.
 DEPS = gcc g++ clang make cmake pkg-config liblua5.4-dev perl python3-numpy \
-	libclang-rt-14-dev valgrind
+	libclang-rt-14-dev valgrind libxnnpack-dev libpthreadpool-dev
 # make bench: its extra packages, the cases (ids of bench/cases.txt; empty:
 # all) and the levels (O2: -O2; O3: -O3 -march=native).
 BENCH_DEPS = libxnnpack-dev libpthreadpool-dev gnuplot-nox valgrind python3-numpy
