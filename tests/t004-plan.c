@@ -384,6 +384,57 @@ test_speed(void)
 	ok1(message_has("cannot write out a block") && message_has("the loops run 300, 65 times"));
 	ok1(plan_for("x=40 y=40", "add", "f32", PLAN_BLOCK) == -1);
 	ok1(message_has("the loops run 40 times"));
+	/* streaming: by size, where the data pass the cache size */
+	ok1(plan_for("x=1024,2048 y=2048", "add", "f32", PLAN_AUTO) == 0);
+	ok1(p.bytes == 1024ull * 2048 * 8 + 2048 * 4 && p.line == 16 && p.stream == STREAM_NONE);
+	ok1(plan_for("x=2048,2048 y=2048", "add", "f32", PLAN_AUTO) == 0);	/* 32 MiB + 8 KiB */
+	ok1(p.stream == STREAM_SIZED && p.strategy == PLAN_LOOPS);
+	request("x=2048,2048 y=2048", "add", "f32");
+	rq.cache_size = 2048ull * 2048 * 8 + 2048 * 4;
+	ok1(build() == 0 && p.stream == STREAM_NONE);	/* not past it */
+	request("x=2048,2048 y=2048", "add", "f32");
+	rq.cache_size = 2048ull * 2048 * 8 + 2048 * 4 - 1;
+	ok1(build() == 0 && p.stream == STREAM_SIZED);
+	request("x:u8=300,4096 y:u8=4096", "add", "u8");
+	rq.cache_size = 1024;
+	ok1(build() == 0 && p.stream == STREAM_SIZED && p.line == 64
+	    && p.bytes == 300 * 4096 * 2 + 4096);
+	request("x=300,4096 y=4096", "add", "f32");
+	rq.cache_size = 1024;
+	rq.stream = STREAM_OFF;
+	ok1(build() == 0 && p.stream == STREAM_NONE);
+	/* not where the innermost loop is written out, shorter than a line, or strided */
+	request("x=30000,7 y=7", "add", "f32");
+	rq.cache_size = 1024;
+	ok1(build() == 0 && p.strategy == PLAN_BLOCK && p.stream == STREAM_NONE);
+	request("x=30000,12 y=30000,1", "add", "f32");
+	rq.cache_size = 1024;
+	rq.strategy = PLAN_LOOPS;
+	ok1(build() == 0 && p.stream == STREAM_NONE);
+	request("x=3000,300 y=300", "add", "f32");
+	rq.cache_size = 1024;
+	rq.loop_order = (const int[]){1, 0};
+	rq.nloop_order = 2;
+	ok1(build() == 0 && p.stream == STREAM_NONE);	/* the output strides 300 */
+	/* asked: auto then neither unrolls nor writes a block */
+	request("x=30000,16 y=16", "add", "f32");
+	rq.stream = STREAM_ON;
+	ok1(build() == 0 && p.strategy == PLAN_LOOPS && p.stream == STREAM_ASKED);
+	request("x=4,4 y=4", "add", "f32");
+	rq.stream = STREAM_ON;
+	ok1(build() == -1 && message_has("cannot stream the output")
+	    && message_has("the innermost loop runs 4 times"));
+	request("x=16 y=16", "add", "f32");
+	rq.stream = STREAM_ON;
+	ok1(build() == 0 && p.stream == STREAM_ASKED);
+	request("x=16 y=16", "add", "f32");
+	rq.stream = STREAM_ON;
+	rq.strategy = PLAN_UNROLL;
+	ok1(build() == -1 && message_has("and the strategy is unroll"));
+	request("x=30000,15 y=15", "add", "f32");
+	rq.stream = STREAM_ON;
+	ok1(build() == -1 && message_has("runs 15 times"));
+
 	/* and explicit loops stay loops */
 	ok1(plan_for("x=512,3,7 y=512,1,7", "add", "f32", PLAN_LOOPS) == 0);
 	ok1(p.strategy == PLAN_LOOPS && p.nblock == 0 && !p.slp_only && p.offset == NULL);
