@@ -40,6 +40,7 @@ LEVEL_TITLE = {"O2": "-O2", "O3": "-O3 -march=native"}
 VARIANTS = [
     ("auto", []),
     ("loops", ["--strategy", "loops"]),
+    ("block", ["--strategy", "block"]),
     ("unroll", ["--strategy", "unroll", "--unroll-limit", "512"]),
     ("stream_on", ["--stream", "on"]),
     ("stream_off", ["--stream", "off"]),
@@ -903,7 +904,7 @@ def report(args, results, cases, mach, cg, gen, full):
     w("object. A case is a line of `bench/cases.txt` and a function of `bench/hand.c`.")
     w("")
     w("Implementations: **auto** is bcastgen's kernel with default options; **loops**,")
-    w("**unroll** (`--unroll-limit 512`), **stream_on**, **stream_off** are the other")
+    w("**block**, **unroll** (`--unroll-limit 512`), **stream_on**, **stream_off** are the other")
     w("strategies and options where bcastgen accepts them and emits different code;")
     w("**hand** the hand-written loop (the reference); **xnnpack** XNNPACK's")
     w("`xnn_*_nd_f32` operator (`max(x*w + b, 0)` as a multiply then an add clamped at")
@@ -1051,6 +1052,11 @@ def report(args, results, cases, mach, cg, gen, full):
     for line in targets(results, cases, gen, full):
         w("- " + line)
     w("")
+    notes = os.path.join(os.path.dirname(os.path.abspath(__file__)), "notes.md")
+    if full and os.path.exists(notes):
+        with open(notes) as f:
+            w(f.read().rstrip("\n"))
+        w("")
     return "\n".join(md)
 
 

@@ -164,7 +164,7 @@ model_push_bcast(lua_State *L, const struct bcast *b, int inplace)
 	}
 }
 
-/* Set the loops of plan P: each {extent, tail, counter, strides, moves}, inputs then output. */
+/* Set the loops of plan P: each {extent, tail, widened, counter, strides, moves}, inputs then output. */
 static void
 set_loops(lua_State *L, const struct plan *p)
 {
@@ -175,9 +175,10 @@ set_loops(lua_State *L, const struct plan *p)
 	for (int l = 0; l < p->nloops; l++) {
 		const struct plan_loop *loop = &p->loop[l];
 
-		lua_createtable(L, 0, 5);
+		lua_createtable(L, 0, 6);
 		set_int(L, "extent", (long long)loop->extent);
 		set_int(L, "tail", (long long)loop->tail);
+		set_bool(L, "widened", loop->widened);
 		set_str(L, "counter", counters[loop->counter]);
 		set_ints(L, "strides", loop->stride, p->nin + 1);
 		lua_createtable(L, p->nin + 1, 0);

@@ -604,11 +604,49 @@ block_loops(struct plan *p, int nodes)
 }
 
 /*
+** Widen P's block to a multiple of the vector's lanes when it is
+** shorter than one: split the loop around it, of extent E, into E / U
+** iterations of U, U dividing E, and write the U out with the block,
+** where the output runs on contiguously from one iteration to the next
+** (gcc vectorizes the block's straight-line code a vector at a time: a
+** block of 2 elements it would leave nearly scalar). Within
+** PLAN_BLOCK_MAX elements and PLAN_UNROLL_NODES nodes for an expression
+** of NODES nodes, and SHAPE_MAX_RANK loops.
+*/
+static void
+widen_block(struct plan *p, int nodes)
+{
+	int at = p->nloops - 1 - p->nblock;	/* the loop around the block */
+	struct plan_loop *around = &p->loop[at];
+	uint64_t u = 1;
+
+	if (p->block_count >= (uint64_t)p->lanes || p->nloops >= SHAPE_MAX_RANK
+	    || around->stride[p->nin] != (int64_t)p->block_count)
+		return;
+	while ((u * p->block_count) % (uint64_t)p->lanes != 0)
+		u++;
+	if (around->extent % u != 0 || around->extent / u < 2
+	    || u * p->block_count > PLAN_BLOCK_MAX
+	    || u * p->block_count * (uint64_t)nodes > PLAN_UNROLL_NODES)
+		return;
+	memmove(&p->loop[at + 1], &p->loop[at], (size_t)(p->nloops - at) * sizeof p->loop[0]);
+	p->nloops++;
+	p->nblock++;
+	p->block_count *= u;
+	p->loop[at].extent /= u;
+	for (int i = 0; i <= p->nin; i++)
+		p->loop[at].stride[i] *= (int64_t)u;
+	p->loop[at + 1].extent = u;
+	p->loop[at + 1].widened = 1;
+}
+
+/*
 ** Choose P's strategy for RQ, its loops built and ordered: unroll up to
 ** the limit (and, for an expression of NODES nodes, up to
 ** PLAN_UNROLL_NODES nodes in all); else, for auto, a block when the
-** innermost loop is shorter than a vector (gcc -O2 leaves such a loop
-** scalar, and the block's straight-line code it vectorizes); else loops,
+** innermost loop fits in one and its trip count is not a multiple of the
+** lanes (gcc -O2 leaves such a loop scalar, or its rest, and the block's
+** straight-line code it vectorizes); else loops,
 ** the innermost's tail split off so that the rest is a multiple of the
 ** lanes. Return 0, or -1 with an error in ERR when an unroll or a block
 ** was asked where none can be.
@@ -664,13 +702,14 @@ choose_strategy(struct plan *p, const struct plan_request *rq, int nodes, struct
 	}
 	if (rq->strategy == PLAN_BLOCK || (rq->strategy == PLAN_AUTO && block > 0
 	                                   && rq->stream != STREAM_ON
-	                                   && p->loop[p->nloops - 1].extent < (uint64_t)p->lanes)) {
+	                                   && p->loop[p->nloops - 1].extent % (uint64_t)p->lanes)) {
 		p->strategy = PLAN_BLOCK;
 		p->nblock = block;
+		widen_block(p, nodes);
 		/* across a loop shorter than a vector, gcc -O3 vectorizes a few
 		 * lanes at a time, slower than the block's straight-line code;
 		 * across a longer one, whole vectors: faster */
-		p->slp_only = p->loop[p->nloops - 1 - block].extent < (uint64_t)p->lanes;
+		p->slp_only = p->loop[p->nloops - 1 - p->nblock].extent < (uint64_t)p->lanes;
 		return 0;
 	}
 	p->strategy = PLAN_LOOPS;

@@ -11,7 +11,7 @@
 #include "bcast.h"
 #include "expr.h"
 
-#define PLAN_UNROLL_DEFAULT 16	/* --unroll-limit default */
+#define PLAN_UNROLL_DEFAULT 64	/* --unroll-limit default: as many as a block */
 #define PLAN_UNROLL_CEILING 512	/* whatever --unroll-limit says: gcc and clang
 				   -O2 compile the largest in seconds */
 #define PLAN_UNROLL_NODES 1024	/* elements unrolled times expression nodes: f16
@@ -31,7 +31,8 @@
 
 enum plan_strategy {
 	PLAN_AUTO,		/* unroll up to the limit; else a block when the
-				   innermost loop is short; else loops */
+				   innermost loop fits in one and is not a multiple
+				   of the lanes; else loops */
 	PLAN_UNROLL,		/* one statement per output element */
 	PLAN_LOOPS,		/* the merged loop nest */
 	PLAN_BLOCK,		/* loops around their innermost loops written out */
@@ -66,6 +67,8 @@ enum plan_counter {
 
 struct plan_loop {
 	uint64_t extent;		/* trip count */
+	int widened;			/* split from the loop around a block, and written out
+					   with it: the block becomes a multiple of the lanes */
 	uint64_t tail;			/* the innermost loop: its last TAIL iterations run
 					   in a loop of their own, after one of extent - tail
 					   iterations, a multiple of the vector's lanes */

@@ -220,7 +220,7 @@ test_design(void)
 	ok1(moves_are(2, (const enum plan_move[]){MOVE_POINTER, MOVE_INDEX}, row_out));
 	ok1(p.read[1].level == 2 && !p.read[1].into_local);
 
-	ok1(plan_for("x=3,4,5 y=3,4,5 z=3,4,5", "add", "f32", PLAN_AUTO) == 0);
+	ok1(plan_for("x=3,4,5 y=3,4,5 z=3,4,5", "add", "f32", PLAN_LOOPS) == 0);
 	ok1(extents_are(1, same));
 	ok1(p.loop[0].counter == COUNTER_SIZE);
 	ok1(p.loop[0].stride[0] == 1 && p.loop[0].stride[3] == 1
@@ -236,6 +236,7 @@ test_design(void)
 	/* in place: the first input is read through the output's pointer */
 	request("x=8,64,5,5 b=64,1,1", "add", "f32");
 	rq.inplace = 1;
+	rq.strategy = PLAN_LOOPS;
 	ok1(build() == 0);
 	ok1(p.inplace && p.read[0].via_output && p.read[0].level == 3 && !p.read[0].into_local);
 	ok1(p.loop[0].move[0] == MOVE_NONE && p.loop[1].move[0] == MOVE_NONE
@@ -248,16 +249,16 @@ test_strategy(void)
 {
 	static const char big[] = "x*y + x*y + x*y + x*y + x*y";	/* 19 nodes */
 
-	ok1(plan_for("x=4,4 y=4", "add", "f32", PLAN_AUTO) == 0);
+	ok1(plan_for("x=8,8 y=8", "add", "f32", PLAN_AUTO) == 0);
 	ok1(p.strategy == PLAN_UNROLL && p.count == PLAN_UNROLL_DEFAULT);
-	ok1(plan_for("x=17 y=17", "add", "f32", PLAN_AUTO) == 0);
+	ok1(plan_for("x=65 y=65", "add", "f32", PLAN_AUTO) == 0);
 	ok1(p.strategy == PLAN_LOOPS && p.offset == NULL);
-	request("x=17 y=17", "add", "f32");
-	rq.unroll_limit = 17;
+	request("x=65 y=65", "add", "f32");
+	rq.unroll_limit = 65;
 	ok1(build() == 0 && p.strategy == PLAN_UNROLL);
 
-	ok1(plan_for("x=17 y=17", "add", "f32", PLAN_UNROLL) == -1);
-	ok1(message_has("cannot unroll 17 elements: the limit is 16"));
+	ok1(plan_for("x=65 y=65", "add", "f32", PLAN_UNROLL) == -1);
+	ok1(message_has("cannot unroll 65 elements: the limit is 64"));
 	request("x=3 y=3", "add", "f32");
 	rq.unroll_limit = PLAN_UNROLL_CEILING + 1;
 	ok1(build() == -1 && message_has("unroll limit 513 is above the ceiling 512"));
@@ -330,7 +331,7 @@ test_speed(void)
 	ok1(plan_for("x=999,1024 y=1024", "add", "f32", PLAN_AUTO) == 0 && p.loop[1].tail == 0);
 	ok1(plan_for("x=4096 y=4096", "add", "f32", PLAN_LOOPS) == 0 && p.loop[0].tail == 0);
 	ok1(plan_for("x=4097 y=", "add", "f32", PLAN_LOOPS) == 0 && p.loop[0].tail == 1);
-	ok1(plan_for("x=300,17 y=300,1", "add", "f32", PLAN_AUTO) == 0 && p.loop[1].tail == 1);
+	ok1(plan_for("x=300,17 y=300,1", "add", "f32", PLAN_LOOPS) == 0 && p.loop[1].tail == 1);
 	ok1(plan_for("x:i8=300,127 y:i8=127", "add", "i8", PLAN_AUTO) == 0 && p.loop[1].tail == 63);
 	/* no shorter than a vector: a loop of its own, or a block */
 	ok1(plan_for("x=300,16 y=16", "add", "f32", PLAN_AUTO) == 0 && p.loop[1].tail == 0
@@ -375,7 +376,33 @@ test_speed(void)
 	/* the nodes bound holds for a block as for an unroll: 64 elements of
 	 * 19 nodes do not fit in 1024, 53 do, so an inner 8 of 8 becomes 1 */
 	ok1(plan_for("x=100,8,8 y=8,1", "x*y + x*y + x*y + x*y + x*y", "f32", PLAN_AUTO) == 0);
-	ok1(p.strategy == PLAN_BLOCK && p.nblock == 1 && p.block_count == 8);
+	ok1(p.strategy == PLAN_BLOCK && p.nblock == 2 && p.block_count == 16);	/* widened */
+	ok1(extents_are(4, (const unsigned long long[]){100, 4, 2, 8}) && p.loop[2].widened);
+
+	/* a block shorter than a vector is widened: the loop around it split,
+	 * where the output runs on from one iteration to the next */
+	ok1(plan_for("x=65536,2 y=2", "add", "f32", PLAN_AUTO) == 0);
+	ok1(p.strategy == PLAN_BLOCK && p.nblock == 2 && p.block_count == 16);
+	ok1(extents_are(3, (const unsigned long long[]){8192, 8, 2}));
+	ok1(p.loop[1].widened && !p.loop[0].widened && !p.loop[2].widened);
+	ok1(p.loop[0].stride[0] == 16 && p.loop[0].stride[1] == 0 && p.loop[0].stride[2] == 16
+	    && p.loop[1].stride[0] == 2 && p.loop[1].stride[2] == 2);
+	ok1(p.offset && p.offset[15 * 3] == 15 && p.offset[15 * 3 + 1] == 1
+	    && p.offset[15 * 3 + 2] == 15);
+	ok1(!p.slp_only);	/* 8192 iterations around it */
+	ok1(plan_for("x=1000,5 y=5", "add", "f32", PLAN_AUTO) == 0	/* 16 x 5 would pass 64 */
+	    && p.nblock == 1 && p.block_count == 5);
+	ok1(plan_for("x=65537,2 y=2", "add", "f32", PLAN_AUTO) == 0	/* 8 does not divide it */
+	    && p.nblock == 1 && p.block_count == 2);
+	ok1(plan_for("x=8,2 y=2", "add", "f32", PLAN_BLOCK) == 0	/* one iteration left */
+	    && p.nblock == 1 && p.block_count == 2);
+	request("x=2,4096 y=2,1", "add", "f32");
+	rq.strategy = PLAN_BLOCK;
+	rq.loop_order = (const int[]){1, 0};
+	rq.nloop_order = 2;
+	ok1(build() == 0 && p.nblock == 1 && p.block_count == 2 && p.nloops == 2);	/* strided */
+	ok1(plan_for("x=64,12,5 y=12,1", "add", "f32", PLAN_AUTO) == 0);	/* 5 and 12: 60 */
+	ok1(p.nblock == 2 && p.block_count == 60 && p.nloops == 3);
 
 	/* block asked: where the innermost loop fits; else an error */
 	ok1(plan_for("x=300,16 y=16", "add", "f32", PLAN_BLOCK) == 0);

@@ -83,7 +83,7 @@ done <<EOF_CASES
 1|--shape --op invert --dtype f64 x=3|bcastgen: error: op 'invert' does not apply to dtype f64: it needs an integer dtype
 1|-o k.c --op sub x=3|bcastgen: error: op 'subtract' takes 2 operands, got 1
 1|-o k.c --op not x=3 y=3|bcastgen: error: op 'logical_not' takes 1 operand, got 2
-1|-o k.c --strategy unroll x=5,5|bcastgen: error: cannot unroll 25 elements: the limit is 16 (set it with --unroll-limit, at most 512, or use --strategy loops)
+1|-o k.c --strategy unroll x=9,9|bcastgen: error: cannot unroll 81 elements: the limit is 64 (set it with --unroll-limit, at most 512, or use --strategy loops)
 1|-o k.c --strategy unroll --unroll-limit 512 x=513|bcastgen: error: cannot unroll 513 elements: the limit is 512 (set it with --unroll-limit, at most 512, or use --strategy loops)
 1|-o k.c --unroll-limit 5000 x=3|bcastgen: error: unroll limit 5000 is out of range: it must be from 0 to 512
 1|-o k.c --strategy fast x=3|bcastgen: error: unknown strategy 'fast': expected auto, unroll, loops or block

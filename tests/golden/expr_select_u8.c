@@ -21,30 +21,31 @@
  *     a  5 1
  *   out  5 1
  *
- * Loops, after dropping size-1 dimensions and merging neighbours:
- *
- *   i0 < 4        c += 1, a += 5, out += 5; c read once per i0
- *   i1 < 5        c += 0, a += 1, out += 1
- *
- * The innermost loop is written out, 5 statements for each i0:
- * compilers vectorize them as straight-line code.
+ * Unrolled: one statement per element of the result (4,5).
  */
 
 /* Begin expr_select_u8 */
-BC_SLP_ONLY
 void expr_select_u8(const uint8_t *BC_RESTRICT c, const double *BC_RESTRICT a, double *BC_RESTRICT out)
 {
-	size_t i0;
-	const uint8_t *c_0 = c;
-	const double *a_0 = a;
-	double *out_0 = out;
-	for (i0 = 0; i0 < 4; i0++, c_0 += 1, a_0 += 5, out_0 += 5) {
-		const uint8_t c_v = *c_0;
-		{ const double a_v = a_0[0]; out_0[0] = (c_v != 0) ? a_v : -a_v + 1.5; }  /* i1 = 0 */
-		{ const double a_v = a_0[1]; out_0[1] = (c_v != 0) ? a_v : -a_v + 1.5; }  /* i1 = 1 */
-		{ const double a_v = a_0[2]; out_0[2] = (c_v != 0) ? a_v : -a_v + 1.5; }  /* i1 = 2 */
-		{ const double a_v = a_0[3]; out_0[3] = (c_v != 0) ? a_v : -a_v + 1.5; }  /* i1 = 3 */
-		{ const double a_v = a_0[4]; out_0[4] = (c_v != 0) ? a_v : -a_v + 1.5; }  /* i1 = 4 */
-	} /* i0 */
+	{ const double a_v = a[0]; out[0] = (c[0] != 0) ? a_v : -a_v + 1.5; }  /* [0,0] */
+	{ const double a_v = a[1]; out[1] = (c[0] != 0) ? a_v : -a_v + 1.5; }  /* [0,1] */
+	{ const double a_v = a[2]; out[2] = (c[0] != 0) ? a_v : -a_v + 1.5; }  /* [0,2] */
+	{ const double a_v = a[3]; out[3] = (c[0] != 0) ? a_v : -a_v + 1.5; }  /* [0,3] */
+	{ const double a_v = a[4]; out[4] = (c[0] != 0) ? a_v : -a_v + 1.5; }  /* [0,4] */
+	{ const double a_v = a[5]; out[5] = (c[1] != 0) ? a_v : -a_v + 1.5; }  /* [1,0] */
+	{ const double a_v = a[6]; out[6] = (c[1] != 0) ? a_v : -a_v + 1.5; }  /* [1,1] */
+	{ const double a_v = a[7]; out[7] = (c[1] != 0) ? a_v : -a_v + 1.5; }  /* [1,2] */
+	{ const double a_v = a[8]; out[8] = (c[1] != 0) ? a_v : -a_v + 1.5; }  /* [1,3] */
+	{ const double a_v = a[9]; out[9] = (c[1] != 0) ? a_v : -a_v + 1.5; }  /* [1,4] */
+	{ const double a_v = a[10]; out[10] = (c[2] != 0) ? a_v : -a_v + 1.5; }  /* [2,0] */
+	{ const double a_v = a[11]; out[11] = (c[2] != 0) ? a_v : -a_v + 1.5; }  /* [2,1] */
+	{ const double a_v = a[12]; out[12] = (c[2] != 0) ? a_v : -a_v + 1.5; }  /* [2,2] */
+	{ const double a_v = a[13]; out[13] = (c[2] != 0) ? a_v : -a_v + 1.5; }  /* [2,3] */
+	{ const double a_v = a[14]; out[14] = (c[2] != 0) ? a_v : -a_v + 1.5; }  /* [2,4] */
+	{ const double a_v = a[15]; out[15] = (c[3] != 0) ? a_v : -a_v + 1.5; }  /* [3,0] */
+	{ const double a_v = a[16]; out[16] = (c[3] != 0) ? a_v : -a_v + 1.5; }  /* [3,1] */
+	{ const double a_v = a[17]; out[17] = (c[3] != 0) ? a_v : -a_v + 1.5; }  /* [3,2] */
+	{ const double a_v = a[18]; out[18] = (c[3] != 0) ? a_v : -a_v + 1.5; }  /* [3,3] */
+	{ const double a_v = a[19]; out[19] = (c[3] != 0) ? a_v : -a_v + 1.5; }  /* [3,4] */
 }
 /* End expr_select_u8 */

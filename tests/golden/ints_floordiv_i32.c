@@ -21,28 +21,31 @@
  *     y  0 1
  *   out  5 1
  *
- * Loops, after dropping size-1 dimensions and merging neighbours:
- *
- *   i0 < 4        x += 5, y += 0, out += 5
- *   i1 < 5        x += 1, y += 1, out += 1
- *
- * The innermost loop is written out, 5 statements for each i0:
- * compilers vectorize them as straight-line code.
+ * Unrolled: one statement per element of the result (4,5).
  */
 
 /* Begin ints_floordiv_i32 */
-BC_SLP_ONLY
 void ints_floordiv_i32(const int32_t *BC_RESTRICT x, const int32_t *BC_RESTRICT y, int32_t *BC_RESTRICT out)
 {
-	size_t i0;
-	const int32_t *x_0 = x;
-	int32_t *out_0 = out;
-	for (i0 = 0; i0 < 4; i0++, x_0 += 5, out_0 += 5) {
-		out_0[0] = bc_floordiv_i32(x_0[0], y[0]);  /* i1 = 0 */
-		out_0[1] = bc_floordiv_i32(x_0[1], y[1]);  /* i1 = 1 */
-		out_0[2] = bc_floordiv_i32(x_0[2], y[2]);  /* i1 = 2 */
-		out_0[3] = bc_floordiv_i32(x_0[3], y[3]);  /* i1 = 3 */
-		out_0[4] = bc_floordiv_i32(x_0[4], y[4]);  /* i1 = 4 */
-	} /* i0 */
+	out[0] = bc_floordiv_i32(x[0], y[0]);  /* [0,0] */
+	out[1] = bc_floordiv_i32(x[1], y[1]);  /* [0,1] */
+	out[2] = bc_floordiv_i32(x[2], y[2]);  /* [0,2] */
+	out[3] = bc_floordiv_i32(x[3], y[3]);  /* [0,3] */
+	out[4] = bc_floordiv_i32(x[4], y[4]);  /* [0,4] */
+	out[5] = bc_floordiv_i32(x[5], y[0]);  /* [1,0] */
+	out[6] = bc_floordiv_i32(x[6], y[1]);  /* [1,1] */
+	out[7] = bc_floordiv_i32(x[7], y[2]);  /* [1,2] */
+	out[8] = bc_floordiv_i32(x[8], y[3]);  /* [1,3] */
+	out[9] = bc_floordiv_i32(x[9], y[4]);  /* [1,4] */
+	out[10] = bc_floordiv_i32(x[10], y[0]);  /* [2,0] */
+	out[11] = bc_floordiv_i32(x[11], y[1]);  /* [2,1] */
+	out[12] = bc_floordiv_i32(x[12], y[2]);  /* [2,2] */
+	out[13] = bc_floordiv_i32(x[13], y[3]);  /* [2,3] */
+	out[14] = bc_floordiv_i32(x[14], y[4]);  /* [2,4] */
+	out[15] = bc_floordiv_i32(x[15], y[0]);  /* [3,0] */
+	out[16] = bc_floordiv_i32(x[16], y[1]);  /* [3,1] */
+	out[17] = bc_floordiv_i32(x[17], y[2]);  /* [3,2] */
+	out[18] = bc_floordiv_i32(x[18], y[3]);  /* [3,3] */
+	out[19] = bc_floordiv_i32(x[19], y[4]);  /* [3,4] */
 }
 /* End ints_floordiv_i32 */
