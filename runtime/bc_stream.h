@@ -7,13 +7,17 @@
  * holds: past the last-level cache it moves more bytes per second than
  * ordinary stores.  A kernel that streams computes each 64-byte line of
  * its output into a local buffer, as plain C, and hands the buffer to
- * bc_stream_line; an ordinary loop writes the elements before the first
- * line boundary and after the last; bc_stream_fence orders the streaming
- * stores before whatever the caller does next.
+ * bc_stream_line_T (T its output's dtype); an ordinary loop writes the
+ * elements before the first line boundary and after the last;
+ * bc_stream_fence orders the streaming stores before whatever the caller
+ * does next.
  *
- * BC_STREAM is 1 where this header has streaming stores (x86 with SSE2,
- * AVX or AVX-512), else 0: the kernel then uses its ordinary loop, with
- * the same results bit for bit.  Define BC_NO_STREAM to turn them off.
+ * BC_STREAM is 1 where this header has streaming stores, else 0: the
+ * kernel then runs its ordinary loop, with the same results bit for bit.
+ * x86 with SSE2, AVX or AVX-512: their intrinsics, a whole line at a
+ * time.  Elsewhere, compilers with __builtin_nontemporal_store (clang):
+ * the builtin, an element at a time.  Define BC_NO_STREAM to turn them
+ * off, or BC_STREAM_BUILTIN to prefer the builtin on x86 too.
  */
 #ifndef BC_STREAM_H
 #define BC_STREAM_H
@@ -21,10 +25,19 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#if !defined(BC_NO_STREAM) && (defined(__AVX512F__) || defined(__AVX__) || defined(__SSE2__))
+#if defined(BC_NO_STREAM)
+#define BC_STREAM 0
+#elif (defined(__AVX512F__) || defined(__AVX__) || defined(__SSE2__)) \
+	&& !defined(BC_STREAM_BUILTIN)
 #define BC_STREAM 1
+#define BC__STREAM_X86 1
 #include <immintrin.h>
-#else
+#elif defined(__has_builtin)
+#if __has_builtin(__builtin_nontemporal_store)
+#define BC_STREAM 1
+#endif
+#endif
+#ifndef BC_STREAM
 #define BC_STREAM 0
 #endif
 
@@ -43,11 +56,12 @@ static inline size_t bc_stream_head(const void *p, size_t size, size_t n)
 	return head < n ? head : n;
 }
 
+#if defined(BC__STREAM_X86)
 /* Write the 64 bytes at SRC to DST, on a line boundary, around the cache. */
-static inline void bc_stream_line(void *dst, const void *src)
+static inline void bc__stream_line(void *dst, const void *src)
 {
 #if defined(__AVX512F__)
-	_mm512_stream_si512((void *)dst, _mm512_loadu_si512(src));
+	_mm512_stream_si512((__m512i *)dst, _mm512_loadu_si512(src));
 #elif defined(__AVX__)
 	__m256i *d = (__m256i *)dst;
 	const __m256i *s = (const __m256i *)src;
@@ -64,12 +78,42 @@ static inline void bc_stream_line(void *dst, const void *src)
 	_mm_stream_si128(d + 3, _mm_loadu_si128(s + 3));
 #endif
 }
+#define BC__STREAM_BODY(T) bc__stream_line(dst, src)
 
 /* Order the streaming stores before the stores and loads that follow. */
 static inline void bc_stream_fence(void)
 {
 	_mm_sfence();
 }
+#else
+#define BC__STREAM_BODY(T)                                                    \
+	size_t k;                                                                \
+	for (k = 0; k < BC_STREAM_LINE / sizeof(T); k++)                         \
+		__builtin_nontemporal_store(src[k], &dst[k])
+
+static inline void bc_stream_fence(void)
+{
+	__atomic_thread_fence(__ATOMIC_SEQ_CST);
+}
+#endif
+
+/* bc_stream_line_S(dst, src): the line of elements of type T at SRC, to DST. */
+#define BC__STREAM_LINE(S, T)                                                 \
+static inline void bc_stream_line_##S(T *dst, const T *src)                  \
+{                                                                             \
+	BC__STREAM_BODY(T);                                                      \
+}
+BC__STREAM_LINE(i8, int8_t)
+BC__STREAM_LINE(i16, int16_t)
+BC__STREAM_LINE(i32, int32_t)
+BC__STREAM_LINE(i64, int64_t)
+BC__STREAM_LINE(u8, uint8_t)
+BC__STREAM_LINE(u16, uint16_t)
+BC__STREAM_LINE(u32, uint32_t)
+BC__STREAM_LINE(u64, uint64_t)
+BC__STREAM_LINE(f16, uint16_t)
+BC__STREAM_LINE(f32, float)
+BC__STREAM_LINE(f64, double)
 #endif
 
 #endif
