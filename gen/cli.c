@@ -70,6 +70,9 @@ static const char usage_text[] =
 "other options:\n"
 "  --templates DIR   read templates from DIR instead of the built-in ones\n"
 "  --dump-lua NAME   print the Lua that template NAME compiles to\n"
+"  --timings         with -o, once the files are written, print to stderr the\n"
+"                    processor time of each phase: read (command line, spec),\n"
+"                    plan (resolve, plan), render (templates), write (files)\n"
 "  -h, --help        print this help\n"
 "  --version         print the version\n"
 "\n";
@@ -181,6 +184,7 @@ static const struct action {
 	{"--name", NULL, 1, offsetof(struct cli, name)},
 	{"--shape", NULL, 0, offsetof(struct cli, shape)},
 	{"--explain", NULL, 0, offsetof(struct cli, explain)},
+	{"--timings", NULL, 0, offsetof(struct cli, timings)},
 	{NULL, NULL, 0, 0}
 };
 
@@ -338,6 +342,8 @@ cli_read(int argc, char **argv, struct cli *c, struct desc *d)
 				    "one the kernels include: choose another name", c->output,
 				    included_headers[i]);
 	}
+	if (c->timings && !c->output)
+		usage_error("--timings needs -o: it times the phases that write the files");
 	if (c->dep_target && !c->depfile)
 		usage_error("-MT needs -M: it names the target of the depfile");
 	if (c->spec) {
