@@ -13,6 +13,7 @@
 ** processor time; past either bcastgen stops at once, which no pcall in
 ** a template can catch.
 */
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -215,6 +216,35 @@ lhost_open_safe_libs(lua_State *L)
 	lua_pop(L, 1);
 }
 
+/*
+** tmpl.copy(T, EXTRA), for gen/tmpl.lua: a new table holding T's fields
+** (its raw fields: no metamethod is called), with room for EXTRA more,
+** so that it is filled without growing.
+*/
+static int
+copy_table(lua_State *L)
+{
+	lua_Integer extra = luaL_optinteger(L, 2, 0);
+	int n = 0;
+
+	luaL_checktype(L, 1, LUA_TTABLE);
+	luaL_argcheck(L, extra >= 0 && extra <= 1024, 2, "out of range");
+	lua_pushnil(L);
+	while (lua_next(L, 1)) {
+		lua_pop(L, 1);
+		if (n < INT_MAX - 1024)
+			n++;
+	}
+	lua_createtable(L, 0, n + (int)extra);
+	lua_pushnil(L);
+	while (lua_next(L, 1)) {
+		lua_pushvalue(L, -2);
+		lua_insert(L, -2);
+		lua_rawset(L, -4);
+	}
+	return 1;
+}
+
 /* lhost_open's work, protected: the libraries, tmpl.lua, and TMPLDIR (UD). */
 static int
 setup(lua_State *L, void *ud)
@@ -228,6 +258,8 @@ setup(lua_State *L, void *ud)
 		error("cannot load the template engine");
 		return -1;
 	}
+	lua_pushcfunction(L, copy_table);
+	lua_setfield(L, -2, "copy");
 	lua_setfield(L, LUA_REGISTRYINDEX, TMPL_KEY);
 	if (tmpldir)
 		lua_pushstring(L, tmpldir);

@@ -107,26 +107,26 @@ function M.load(src, name, kind)
   return fn
 end
 
--- A fresh copy of the library table LIB, so that what a template stores
--- in it is not seen by the next render.
-local function copy(lib)
-  local t = {}
-  for k, v in pairs(lib) do t[k] = v end
-  return t
-end
-
 -- Render the compiled template FN (M.load) with the fields of the model,
 -- the last argument, as its globals, after running the compiled helpers
 -- given before it in the same environment. The environment is fresh:
--- the safe globals, copies of the safe libraries, and the model; nothing
--- a render leaves in it is seen by the next. Returns the output text;
+-- the model, the safe globals, and copies of the safe libraries (so
+-- nothing a render leaves in them is seen by the next). Returns the output text;
 -- raises an error naming the template's or helper's NAME:LINE.
+--
+-- M.copy(t, extra), set by the Lua host (gen/lhost.c), is a new table
+-- with the fields of T and room for EXTRA more. The model's fields come
+-- first, and a safe global or library of the same name does not replace
+-- one: the model wins, as it always has.
 function M.render(fn, ...)
   local args = table.pack(...)
-  local model, env = args[args.n], {}
-  for _, k in ipairs(safe) do env[k] = _G[k] end
-  for _, k in ipairs(libs) do env[k] = copy(_G[k]) end
-  for k, v in pairs(model) do env[k] = v end
+  local env = M.copy(args[args.n], #safe + #libs + 64)
+  for _, k in ipairs(safe) do
+    if env[k] == nil then env[k] = _G[k] end
+  end
+  for _, k in ipairs(libs) do
+    if env[k] == nil then env[k] = M.copy(_G[k]) end
+  end
   for i = 1, args.n - 1 do args[i](env) end
   local buf, n = {}, 0
   local function put(...)
