@@ -37,7 +37,8 @@ local function closing_paren(s, i)
   return nil
 end
 
--- Compile one output line into a single Lua statement appending it.
+-- Compile one output line into a single Lua statement appending it, as
+-- one string: its texts and its $() values joined by one concatenation.
 local function compile_text(line, lineno, name)
   local parts, pos = {}, 1
   while true do
@@ -51,9 +52,9 @@ local function compile_text(line, lineno, name)
     parts[#parts + 1] = "_str(" .. line:sub(s + 2, e - 1) .. ")"
     pos = e + 1
   end
-  if pos <= #line then parts[#parts + 1] = string.format("%q", line:sub(pos)) end
-  parts[#parts + 1] = '"\\n"'
-  return "_put(" .. table.concat(parts, ", ") .. ")"
+  -- the text after the last $(), and the newline, in one literal
+  parts[#parts + 1] = string.format("%q", line:sub(pos)):sub(1, -2) .. '\\n"'
+  return "_put(" .. table.concat(parts, " .. ") .. ")"
 end
 
 -- Compile template source SRC, named NAME in messages, to Lua source.
@@ -129,11 +130,9 @@ function M.render(fn, ...)
   end
   for i = 1, args.n - 1 do args[i](env) end
   local buf, n = {}, 0
-  local function put(...)
-    for i = 1, select("#", ...) do
-      n = n + 1
-      buf[n] = select(i, ...)
-    end
+  local function put(line)
+    n = n + 1
+    buf[n] = line
   end
   fn(env, put, tostr)
   return table.concat(buf)
