@@ -98,7 +98,7 @@ static const char limits_text[] =
 "  spec memory       64 MB of Lua memory\n"
 "  templates         1 GB of Lua memory; 100 million instructions and 10 s of\n"
 "                    processor time for each file rendered\n"
-"  spec kernels      10000: generation takes about 13 s at the limit\n"
+"  spec kernels      10000: generation takes about 2 s at the limit\n"
 "  output            64 MB of generated C in one run, more than a compiler\n"
 "                    takes in reasonable time\n"
 "\n";

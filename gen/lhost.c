@@ -4,11 +4,13 @@
 **
 ** Templates come from the binary (embedded at build time) or, with
 ** --templates DIR, from DIR. Only _G, string, table, math and utf8 are
-** opened, without string.dump, and each template runs in a fresh
-** environment (tmpl.lua), so a render is a pure function of the model
-** and the template. The state may allocate LHOST_MEMORY bytes, and
-** every call into it that can allocate runs protected (lhost_protect),
-** so running out of memory is an error like any other. One template
+** opened, without string.dump. Each template and helper is read and
+** compiled once per run and kept in the registry (push_chunk); each
+** render runs it in a fresh environment (tmpl.lua), so a render is a
+** pure function of the model and the template. The state may allocate
+** LHOST_MEMORY bytes, and every call into it that can allocate runs
+** protected (lhost_protect), so running out of memory is an error like
+** any other. One template
 ** run may take LHOST_MILLIONS million instructions and LHOST_SECONDS of
 ** processor time; past either bcastgen stops at once, which no pcall in
 ** a template can catch.
