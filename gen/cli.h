@@ -16,6 +16,7 @@ struct cli {
 	const char *dump_lua;	/* --dump-lua NAME, or NULL */
 	const char *spec;	/* a spec file, or NULL */
 	const char *name;	/* --name, or NULL */
+	int timings;		/* --timings */
 };
 
 void cli_read(int argc, char **argv, struct cli *c, struct desc *d);

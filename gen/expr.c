@@ -90,7 +90,7 @@ expr_caret(struct strbuf *sb, const struct expr *e)
 	while (from > bol && ((unsigned char)e->src[from] & 0xC0) == 0x80)
 		from--;
 	to = eol - from > CARET_WIDTH ? from + CARET_WIDTH : eol;
-	while (to < eol && ((unsigned char)e->src[to] & 0xC0) == 0x80)
+	while (to > from && to < eol && ((unsigned char)e->src[to] & 0xC0) == 0x80)
 		to--;
 	sb_printf(sb, "    %s%.*s%s\n    %s", from > bol ? "..." : "", to - from, e->src + from,
 	          to < eol ? "..." : "", from > bol ? "   " : "");

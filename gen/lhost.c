@@ -4,15 +4,18 @@
 **
 ** Templates come from the binary (embedded at build time) or, with
 ** --templates DIR, from DIR. Only _G, string, table, math and utf8 are
-** opened, without string.dump, and each template runs in a fresh
-** environment (tmpl.lua), so a render is a pure function of the model
-** and the template. The state may allocate LHOST_MEMORY bytes, and
-** every call into it that can allocate runs protected (lhost_protect),
-** so running out of memory is an error like any other. One template
+** opened, without string.dump. Each template and helper is read and
+** compiled once per run and kept in the registry (push_chunk); each
+** render runs it in a fresh environment (tmpl.lua), so a render is a
+** pure function of the model and the template. The state may allocate
+** LHOST_MEMORY bytes, and every call into it that can allocate runs
+** protected (lhost_protect), so running out of memory is an error like
+** any other. One template
 ** run may take LHOST_MILLIONS million instructions and LHOST_SECONDS of
 ** processor time; past either bcastgen stops at once, which no pcall in
 ** a template can catch.
 */
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,6 +30,7 @@
 #define TMPL_KEY "bcastgen.tmpl"	/* registry: the tmpl.lua module */
 #define DIR_KEY "bcastgen.tmpldir"	/* registry: --templates DIR, or nil */
 #define READ_KEY "bcastgen.read"	/* registry: the files read, in order */
+#define CHUNK_KEY "bcastgen.chunks"	/* registry: the compiled templates and helpers */
 #define LHOST_MEMORY ((size_t)1 << 30)	/* bytes the templates' state may allocate */
 #define LHOST_MILLIONS 100		/* instructions of one template run, in millions */
 #define LHOST_STEPS 10000		/* instructions between hook calls */
@@ -214,6 +218,35 @@ lhost_open_safe_libs(lua_State *L)
 	lua_pop(L, 1);
 }
 
+/*
+** tmpl.copy(T, EXTRA), for gen/tmpl.lua: a new table holding T's fields
+** (its raw fields: no metamethod is called), with room for EXTRA more,
+** so that it is filled without growing.
+*/
+static int
+copy_table(lua_State *L)
+{
+	lua_Integer extra = luaL_optinteger(L, 2, 0);
+	int n = 0;
+
+	luaL_checktype(L, 1, LUA_TTABLE);
+	luaL_argcheck(L, extra >= 0 && extra <= 1024, 2, "out of range");
+	lua_pushnil(L);
+	while (lua_next(L, 1)) {
+		lua_pop(L, 1);
+		if (n < INT_MAX - 1024)
+			n++;
+	}
+	lua_createtable(L, 0, n + (int)extra);
+	lua_pushnil(L);
+	while (lua_next(L, 1)) {
+		lua_pushvalue(L, -2);
+		lua_insert(L, -2);
+		lua_rawset(L, -4);
+	}
+	return 1;
+}
+
 /* lhost_open's work, protected: the libraries, tmpl.lua, and TMPLDIR (UD). */
 static int
 setup(lua_State *L, void *ud)
@@ -227,6 +260,8 @@ setup(lua_State *L, void *ud)
 		error("cannot load the template engine");
 		return -1;
 	}
+	lua_pushcfunction(L, copy_table);
+	lua_setfield(L, -2, "copy");
 	lua_setfield(L, LUA_REGISTRYINDEX, TMPL_KEY);
 	if (tmpldir)
 		lua_pushstring(L, tmpldir);
@@ -235,6 +270,8 @@ setup(lua_State *L, void *ud)
 	lua_setfield(L, LUA_REGISTRYINDEX, DIR_KEY);
 	lua_newtable(L);
 	lua_setfield(L, LUA_REGISTRYINDEX, READ_KEY);
+	lua_newtable(L);
+	lua_setfield(L, LUA_REGISTRYINDEX, CHUNK_KEY);
 	return 0;
 }
 
@@ -377,6 +414,44 @@ push_template(lua_State *L, const char *name, int optional)
 	return 0;
 }
 
+/*
+** Push the compiled chunk of NAME, a template (KIND "template") or a
+** helper (KIND "helper", which may be missing from --templates DIR): the
+** one compiled earlier in this run, or tmpl.load's of its source, read
+** now and kept for the rest of the run. Return -1, with the error
+** printed and nothing pushed, if it is missing or does not compile.
+*/
+static int
+push_chunk(lua_State *L, const char *name, const char *kind)
+{
+	int top = lua_gettop(L);
+
+	lua_getfield(L, LUA_REGISTRYINDEX, CHUNK_KEY);
+	lua_pushfstring(L, "%s:%s", kind, name);
+	if (lua_rawget(L, -2) != LUA_TNIL) {
+		lua_replace(L, top + 1);
+		return 0;
+	}
+	lua_pop(L, 1);
+	lua_getfield(L, LUA_REGISTRYINDEX, TMPL_KEY);
+	lua_getfield(L, -1, "load");
+	lua_remove(L, -2);
+	if (push_template(L, name, strcmp(kind, "helper") == 0) != 0) {
+		lua_settop(L, top);
+		return -1;
+	}
+	lua_pushstring(L, kind);
+	if (docall(L, 3) != 0) {
+		lua_settop(L, top);
+		return -1;
+	}
+	lua_pushfstring(L, "%s:%s", kind, name);
+	lua_pushvalue(L, -2);
+	lua_rawset(L, top + 1);
+	lua_replace(L, top + 1);
+	return 0;
+}
+
 /* The Lua helpers every template can call, run before it in its environment. */
 static const char *const helpers[] = {
 	"lib.lua",	/* layout: tables, tuples, lists of names */
@@ -384,38 +459,13 @@ static const char *const helpers[] = {
 	NULL
 };
 
-/*
-** Call tmpl.FN(source, name, ...) for template NAME, with NARGS more
-** arguments on the stack (popped), and append the string result to OUT.
-** With WITH_HELPERS, each helper's source and name come before the arguments.
-** Return 0, or -1 with the error printed.
-*/
+/* Append the string on top of L, the result of template NAME, to OUT and pop it. */
 static int
-call_tmpl(lua_State *L, const char *fn, const char *name, int with_helpers, int nargs,
-          struct strbuf *out)
+take_result(lua_State *L, const char *name, struct strbuf *out)
 {
-	int base = lua_gettop(L) - nargs;
-	int pushed = 2;
 	size_t len;
-	const char *s;
+	const char *s = lua_tolstring(L, -1, &len);
 
-	lua_getfield(L, LUA_REGISTRYINDEX, TMPL_KEY);
-	lua_getfield(L, -1, fn);
-	lua_remove(L, -2);
-	lua_insert(L, base + 1);
-	if (push_template(L, name, 0) != 0) {
-		lua_settop(L, base);
-		return -1;
-	}
-	for (int i = 0; with_helpers && helpers[i]; i++, pushed += 2)
-		if (push_template(L, helpers[i], 1) != 0) {
-			lua_settop(L, base);
-			return -1;
-		}
-	lua_rotate(L, base + 2, pushed);
-	if (docall(L, pushed + nargs) != 0)
-		return -1;
-	s = lua_tolstring(L, -1, &len);
 	if (!s) {
 		error("template '%s' did not give a string", name);
 		lua_pop(L, 1);
@@ -426,10 +476,46 @@ call_tmpl(lua_State *L, const char *fn, const char *name, int with_helpers, int 
 	return 0;
 }
 
+/*
+** Call tmpl.FN for template NAME, with NARGS more arguments on the stack
+** (popped), and append the string result to OUT. For "render", the
+** arguments are the compiled template and then each helper's; for
+** "compile" (--dump-lua), its source and name, read afresh.
+** Return 0, or -1 with the error printed.
+*/
+static int
+call_tmpl(lua_State *L, const char *fn, const char *name, int nargs, struct strbuf *out)
+{
+	int base = lua_gettop(L) - nargs;
+	int pushed = 0, render = strcmp(fn, "render") == 0;
+
+	lua_getfield(L, LUA_REGISTRYINDEX, TMPL_KEY);
+	lua_getfield(L, -1, fn);
+	lua_remove(L, -2);
+	lua_insert(L, base + 1);
+	if (render && push_chunk(L, name, "template") == 0)
+		pushed = 1;
+	else if (!render && push_template(L, name, 0) == 0)
+		pushed = 2;
+	if (!pushed) {
+		lua_settop(L, base);
+		return -1;
+	}
+	for (int i = 0; render && helpers[i]; i++, pushed++)
+		if (push_chunk(L, helpers[i], "helper") != 0) {
+			lua_settop(L, base);
+			return -1;
+		}
+	lua_rotate(L, base + 2, pushed);
+	if (docall(L, pushed + nargs) != 0)
+		return -1;
+	return take_result(L, name, out);
+}
+
 /* What lhost_render and lhost_dump_lua ask of call_tmpl. */
 struct tmpl_call {
 	const char *fn, *name;
-	int with_helpers, nargs;
+	int nargs;
 	struct strbuf *out;
 };
 
@@ -439,7 +525,7 @@ protected_call_tmpl(lua_State *L, void *ud)
 {
 	const struct tmpl_call *c = ud;
 
-	return call_tmpl(L, c->fn, c->name, c->with_helpers, c->nargs, c->out);
+	return call_tmpl(L, c->fn, c->name, c->nargs, c->out);
 }
 
 /* Count hook of a template run: stop bcastgen when it runs too long. */
@@ -479,7 +565,7 @@ bounded_call_tmpl(lua_State *L, int nargs, struct tmpl_call *c)
 int
 lhost_render(lua_State *L, const char *name, struct strbuf *out)
 {
-	struct tmpl_call c = {"render", name, 1, 1, out};
+	struct tmpl_call c = {"render", name, 1, out};
 
 	return bounded_call_tmpl(L, 1, &c);
 }
@@ -488,7 +574,7 @@ lhost_render(lua_State *L, const char *name, struct strbuf *out)
 int
 lhost_dump_lua(lua_State *L, const char *name, struct strbuf *out)
 {
-	struct tmpl_call c = {"compile", name, 0, 0, out};
+	struct tmpl_call c = {"compile", name, 0, out};
 
 	return bounded_call_tmpl(L, 0, &c);
 }

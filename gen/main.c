@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "cli.h"
 #include "lhost.h"
@@ -15,6 +16,9 @@
 #include "names.h"
 #include "output.h"
 #include "spec.h"
+
+/* The phases that --timings reports, in its order. */
+enum phase { READ, PLAN, RENDER, WRITE, NPHASES };
 
 /* Everything one run of bcastgen knows, phase after phase. */
 struct run {
@@ -32,7 +36,34 @@ struct run {
 	struct names names;		/* every name the file holds */
 	struct strbuf ctext, htext;	/* the files */
 	struct strbuf hpath;		/* FILE.h of -o FILE.c */
+	clock_t mark;			/* --timings: the processor time at the last lap */
+	double time[NPHASES];		/* --timings: seconds in each phase */
 };
+
+/*
+** With --timings, add the processor time since the last lap to phase P
+** of R and start the next lap; otherwise do nothing.
+*/
+static void
+lap(struct run *r, enum phase p)
+{
+	clock_t now;
+
+	if (!r->cli.timings)
+		return;
+	now = clock();
+	r->time[p] += (double)(now - r->mark) / CLOCKS_PER_SEC;
+	r->mark = now;
+}
+
+/* Print the --timings line of R to stderr: the seconds of each phase. */
+static void
+print_timings(const struct run *r)
+{
+	fprintf(stderr, "%s: timings: read %.3f s, plan %.3f s, render %.3f s, "
+	        "write %.3f s, %d kernel%s\n", progname, r->time[READ], r->time[PLAN],
+	        r->time[RENDER], r->time[WRITE], r->n, r->n == 1 ? "" : "s");
+}
 
 /* Print STR to stdout and exit with STATUS, reporting a failed write. */
 static void
@@ -231,9 +262,11 @@ generate(struct run *r)
 			plan(k, &err);
 		if (err.s)
 			die_kernel(r, &r->desc[i], err.s);
+		lap(r, PLAN);
 		/* Render it. */
 		render_kernel(r, k, i, &r->c[i], &r->h[i]);
 		kernel_free(k);
+		lap(r, RENDER);
 		bytes += r->c[i].len + r->h[i].len;
 		if (bytes > OUTPUT_MAX_BYTES)
 			die_kernel(r, &r->desc[i], "the generated files would pass the limit of "
@@ -466,10 +499,13 @@ bcastgen_main(int argc, char **argv)
 	struct strbuf out = {0};
 
 	memset(&r, 0, sizeof r);
+	r.mark = clock();
 	/* Read: the command line, and the spec file it names. */
 	cli_read(argc, argv, &r.cli, &r.cli_kernel);
+	lap(&r, READ);
 	if (r.cli.tmpldir || r.cli.dump_lua || r.cli.explain || r.cli.output)
 		r.L = lhost_open(r.cli.tmpldir);
+	lap(&r, RENDER);
 	if (r.cli.dump_lua) {
 		if (lhost_dump_lua(r.L, r.cli.dump_lua, &out) != 0)
 			exit(EXIT_INPUT);
@@ -483,9 +519,11 @@ bcastgen_main(int argc, char **argv)
 		r.desc = &r.cli_kernel;
 		r.n = 1;
 	}
+	lap(&r, READ);
 	/* Without -o: explain or print the result. */
 	if (!r.cli.output || r.cli.explain || r.cli.shape)
 		answer(&r);
+	lap(&r, RENDER);
 	if (!r.cli.output)
 		finish(NULL, EXIT_OK);
 
@@ -495,7 +533,11 @@ bcastgen_main(int argc, char **argv)
 	/* Render the files, check the names they hold, and write them. */
 	render_files(&r);
 	check_names(&r);
+	lap(&r, RENDER);
 	write_files(&r);
+	lap(&r, WRITE);
+	if (r.cli.timings)
+		print_timings(&r);
 	finish(NULL, EXIT_OK);
 	return 0;
 }

@@ -6,6 +6,11 @@
 -- template line, so an error names the template's own line number.
 -- Numbers print as integers with "%d", strings as themselves; any other
 -- value in $() is an error, so a missing field cannot print as "nil".
+--
+-- Each template and each helper is compiled once per run (M.load), to a
+-- function that takes the environment it runs in as its first argument
+-- (its first line declares `local _ENV = ...`), so one compiled chunk
+-- renders every kernel, each in a fresh environment (M.render).
 
 local M = {}
 
@@ -32,7 +37,8 @@ local function closing_paren(s, i)
   return nil
 end
 
--- Compile one output line into a single Lua statement appending it.
+-- Compile one output line into a single Lua statement appending it, as
+-- one string: its texts and its $() values joined by one concatenation.
 local function compile_text(line, lineno, name)
   local parts, pos = {}, 1
   while true do
@@ -46,13 +52,14 @@ local function compile_text(line, lineno, name)
     parts[#parts + 1] = "_str(" .. line:sub(s + 2, e - 1) .. ")"
     pos = e + 1
   end
-  if pos <= #line then parts[#parts + 1] = string.format("%q", line:sub(pos)) end
-  parts[#parts + 1] = '"\\n"'
-  return "_put(" .. table.concat(parts, ", ") .. ")"
+  -- the text after the last $(), and the newline, in one literal
+  parts[#parts + 1] = string.format("%q", line:sub(pos)):sub(1, -2) .. '\\n"'
+  return "_put(" .. table.concat(parts, " .. ") .. ")"
 end
 
 -- Compile template source SRC, named NAME in messages, to Lua source.
--- The chunk takes (_put, _str) as its arguments.
+-- The chunk takes (_ENV, _put, _str) as its arguments: the environment
+-- it runs in, and the functions that append output and convert a $().
 function M.compile(src, name)
   if src:sub(-1) ~= "\n" then src = src .. "\n" end
   local out, lineno = {}, 0
@@ -64,7 +71,7 @@ function M.compile(src, name)
       out[lineno] = compile_text(line, lineno, name)
     end
   end
-  out[1] = "local _put, _str = ...; " .. (out[1] or "")
+  out[1] = "local _ENV, _put, _str = ...; " .. (out[1] or "")
   return table.concat(out, "\n") .. "\n"
 end
 
@@ -80,30 +87,54 @@ end
 local safe = {
   "assert", "error", "ipairs", "next", "pairs", "pcall", "rawequal",
   "rawget", "rawlen", "select", "tonumber", "tostring", "type",
-  "math", "string", "table", "utf8",
 }
+local libs = {"math", "string", "table", "utf8"}
 
--- Render template source SRC, named NAME, with the fields of the model,
--- the last argument, as its globals, after running the Lua helpers given
--- before it as (source, name) pairs in the same environment. Returns the
--- output text; raises an error naming NAME:LINE.
-function M.render(src, name, ...)
-  local args = table.pack(...)
-  local model, env = args[args.n], {}
-  for _, k in ipairs(safe) do env[k] = _G[k] end
-  for k, v in pairs(model) do env[k] = v end
-  for i = 1, args.n - 1, 2 do
-    local libfn, liberr = load(args[i], "@" .. args[i + 1], "t", env)
-    if not libfn then error(liberr, 0) end
-    libfn()
+-- Compile SRC, named NAME in messages, to a function of the environment
+-- it is to run in: a template (KIND "template") through M.compile, or a
+-- Lua helper (KIND "helper") whose first line gets `local _ENV = ...;`,
+-- so that its line numbers stay its own. The chunk's own upvalue _ENV is
+-- nil: every global it names is a field of the environment it is given.
+-- Raises an error naming NAME:LINE.
+function M.load(src, name, kind)
+  local code
+  if kind == "template" then
+    code = M.compile(src, name)
+  else
+    code = "local _ENV = ...; " .. src
   end
-  local fn, err = load(M.compile(src, name), "@" .. name, "t", env)
+  local fn, err = load(code, "@" .. name, "t", nil)
   if not fn then error(err, 0) end
-  local buf = {}
-  local function put(...)
-    for i = 1, select("#", ...) do buf[#buf + 1] = select(i, ...) end
+  return fn
+end
+
+-- Render the compiled template FN (M.load) with the fields of the model,
+-- the last argument, as its globals, after running the compiled helpers
+-- given before it in the same environment. The environment is fresh:
+-- the model, the safe globals, and copies of the safe libraries (so
+-- nothing a render leaves in them is seen by the next). Returns the output text;
+-- raises an error naming the template's or helper's NAME:LINE.
+--
+-- M.copy(t, extra), set by the Lua host (gen/lhost.c), is a new table
+-- with the fields of T and room for EXTRA more. The model's fields come
+-- first, and a safe global or library of the same name does not replace
+-- one: the model wins, as it always has.
+function M.render(fn, ...)
+  local args = table.pack(...)
+  local env = M.copy(args[args.n], #safe + #libs + 64)
+  for _, k in ipairs(safe) do
+    if env[k] == nil then env[k] = _G[k] end
   end
-  fn(put, tostr)
+  for _, k in ipairs(libs) do
+    if env[k] == nil then env[k] = M.copy(_G[k]) end
+  end
+  for i = 1, args.n - 1 do args[i](env) end
+  local buf, n = {}, 0
+  local function put(line)
+    n = n + 1
+    buf[n] = line
+  end
+  fn(env, put, tostr)
   return table.concat(buf)
 end
 
