@@ -39,6 +39,10 @@ static const char usage_text[] =
 "                    the depfile's target instead of FILE.c and FILE.h\n"
 "                    (a stamp file, say)\n"
 "\n"
+"";
+
+/* The options that describe the kernel, and the others. */
+static const char kernel_text[] =
 "the kernel:\n"
 "  --op OP           the operation (default add), by NumPy's name (subtract,\n"
 "                    floor_divide, ...) or a short one: %OPS\n"
@@ -123,7 +127,7 @@ static const char status_text[] =
 "go together).\n";
 
 /*
-** Print the help: usage_text, limits_text and status_text, with the
+** Print the help: usage_text, kernel_text, limits_text and status_text, with the
 ** lists read from the tables in place of %OPS, %FUNCS and %DTYPES, each
 ** wrapped to 80 columns.
 */
@@ -136,6 +140,7 @@ print_help(void)
 	int col = 0;
 
 	sb_add(&text, usage_text);
+	sb_add(&text, kernel_text);
 	sb_add(&text, limits_text);
 	sb_add(&text, status_text);
 	p = text.s;

@@ -198,8 +198,9 @@ docall(lua_State *L, int nargs)
 
 /*
 ** Open the safe libraries in L: _G, string, table, math and utf8, with
-** no base function that reads a file (dofile, loadfile) and no
-** string.dump. Call it protected.
+** no base function that reads a file (dofile, loadfile), no string.dump,
+** and no math.random or math.randomseed: the same input gives the same
+** bytes. Call it protected.
 */
 void
 lhost_open_safe_libs(lua_State *L)
@@ -215,6 +216,12 @@ lhost_open_safe_libs(lua_State *L)
 	lua_getglobal(L, LUA_STRLIBNAME);
 	lua_pushnil(L);
 	lua_setfield(L, -2, "dump");
+	lua_pop(L, 1);
+	lua_getglobal(L, LUA_MATHLIBNAME);
+	lua_pushnil(L);
+	lua_setfield(L, -2, "random");
+	lua_pushnil(L);
+	lua_setfield(L, -2, "randomseed");
 	lua_pop(L, 1);
 }
 

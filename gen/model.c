@@ -10,8 +10,6 @@
 
 #include "model.h"
 
-#define DTYPES_KEY "bcastgen.dtypes"	/* registry: the dtypes' table */
-
 static void
 set_int(lua_State *L, const char *key, long long v)
 {
@@ -282,14 +280,12 @@ set_values(lua_State *L, const struct kernel *k)
 
 /*
 ** Push the table of the dtypes: for each name, {is_float, is_signed,
-** bits, compute}. It is made once per Lua state and kept in the registry.
+** bits, compute}. Made anew for each kernel, so that nothing a template
+** writes in it reaches the next.
 */
 static void
 push_dtypes(lua_State *L)
 {
-	if (lua_getfield(L, LUA_REGISTRYINDEX, DTYPES_KEY) != LUA_TNIL)
-		return;
-	lua_pop(L, 1);
 	lua_createtable(L, 0, 12);
 	for (const struct dtype *t = dtype_table(); t->name; t++) {
 		lua_createtable(L, 0, 4);
@@ -300,8 +296,6 @@ push_dtypes(lua_State *L)
 			set_str(L, "compute", t->compute);
 		lua_setfield(L, -2, t->name);
 	}
-	lua_pushvalue(L, -1);
-	lua_setfield(L, LUA_REGISTRYINDEX, DTYPES_KEY);
 }
 
 /*
