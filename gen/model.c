@@ -348,6 +348,7 @@ model_push_kernel(lua_State *L, const struct kernel *k)
 	set_int(L, "block", p->nblock);
 	set_int(L, "block_count", (long long)p->block_count);
 	set_int(L, "lanes", p->lanes);
+	set_bool(L, "align_loops", p->align_loops);
 	set_bool(L, "slp_only", p->slp_only);
 	set_str(L, "stream", streams[p->stream]);
 	set_int(L, "line", p->line);

@@ -846,6 +846,7 @@ plan_build(struct plan *p, const struct bcast *b, const struct plan_request *rq,
 	if ((rq->loop_order && order_loops(p, rq->loop_order, rq->nloop_order, err) != 0)
 	    || choose_strategy(p, rq, e->n, err) != 0 || choose_stream(p, b, rq, err) != 0)
 		return -1;
+	p->align_loops = (p->strategy == PLAN_LOOPS || p->strategy == PLAN_BLOCK) && p->nloops > 0;
 	root = add_node(p, rq, e->root);
 	root = convert(p, root, e->node[e->root].type, rq->out_dtype);
 	if (rq->out_dtype->compute)

@@ -155,6 +155,8 @@ struct plan {
 					   PLAN_BLOCK, else none */
 	uint64_t block_count;		/* elements written out: the product of their extents */
 	int lanes;			/* elements of the narrowest dtype in PLAN_VECTOR_BYTES */
+	int align_loops;		/* the kernel has loops: ask the compiler to start
+					   each on a 32-byte boundary */
 	int slp_only;			/* the loop around a block is shorter than a vector:
 					   ask the compiler to vectorize the block, not
 					   across that loop's iterations */

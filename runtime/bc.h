@@ -36,16 +36,30 @@
 #include <stdint.h>
 
 /*
+ * BC_LOOPS marks a kernel with loops: gcc is asked to start each loop on
+ * a 32-byte boundary (not under -Os).  A short loop body that straddles
+ * one can run at half the speed on processors that fetch 32 bytes at a
+ * time, and where the linker puts the function is luck otherwise.
+ *
  * BC_SLP_ONLY marks a kernel whose innermost loops are written out as a
  * block of statements inside a loop shorter than a vector.  gcc
  * vectorizes the block as straight-line code; at -O3 its loop vectorizer
  * would rather vectorize across the iterations of that short loop, a few
  * lanes at a time, which runs slower.  So gcc is asked not to vectorize
- * loops there; other compilers are asked nothing.
+ * loops there, and to align them as BC_LOOPS does.
+ *
+ * Other compilers are asked nothing.
  */
 #if defined(__GNUC__) && !defined(__clang__) && !defined(__INTEL_COMPILER)
+#if defined(__OPTIMIZE_SIZE__)
+#define BC_LOOPS
 #define BC_SLP_ONLY __attribute__((optimize("no-tree-loop-vectorize")))
 #else
+#define BC_LOOPS __attribute__((optimize("align-loops=32")))
+#define BC_SLP_ONLY __attribute__((optimize("align-loops=32", "no-tree-loop-vectorize")))
+#endif
+#else
+#define BC_LOOPS
 #define BC_SLP_ONLY
 #endif
 

@@ -462,6 +462,13 @@ test_speed(void)
 	rq.stream = STREAM_ON;
 	ok1(build() == -1 && message_has("runs 15 times"));
 
+	/* loops aligned: wherever the kernel has loops */
+	ok1(plan_for("x=999,1023 y=1023", "add", "f32", PLAN_AUTO) == 0 && p.align_loops);
+	ok1(plan_for("x=512,3,7 y=512,1,7", "add", "f32", PLAN_AUTO) == 0 && p.align_loops);
+	ok1(plan_for("x=4,3 y=3", "add", "f32", PLAN_AUTO) == 0 && !p.align_loops);
+	ok1(plan_for("x= y=", "add", "f32", PLAN_LOOPS) == 0 && !p.align_loops);
+	ok1(plan_for("x=0,3 y=3", "add", "f32", PLAN_LOOPS) == 0 && !p.align_loops);
+
 	/* and explicit loops stay loops */
 	ok1(plan_for("x=512,3,7 y=512,1,7", "add", "f32", PLAN_LOOPS) == 0);
 	ok1(p.strategy == PLAN_LOOPS && p.nblock == 0 && !p.slp_only && p.offset == NULL);

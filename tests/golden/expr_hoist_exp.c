@@ -38,6 +38,7 @@
  */
 
 /* Begin expr_hoist_exp */
+BC_LOOPS
 void expr_hoist_exp(const float *BC_RESTRICT x, const float *BC_RESTRICT b, const float *BC_RESTRICT s, float *BC_RESTRICT out)
 {
 	size_t i0, i1, i2;

@@ -37,6 +37,7 @@
  */
 
 /* Begin expr_relu_bias */
+BC_LOOPS
 void expr_relu_bias(const float *BC_RESTRICT x, const float *BC_RESTRICT w, const float *BC_RESTRICT b, float *BC_RESTRICT out)
 {
 	size_t i0, i1, i2;

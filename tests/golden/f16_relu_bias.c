@@ -37,6 +37,7 @@
  */
 
 /* Begin f16_relu_bias */
+BC_LOOPS
 void f16_relu_bias(const bc_f16 *BC_RESTRICT x, const bc_f16 *BC_RESTRICT w, const bc_f16 *BC_RESTRICT b, bc_f16 *BC_RESTRICT out)
 {
 	size_t i0, i1, i2;

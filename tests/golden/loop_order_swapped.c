@@ -29,6 +29,7 @@
  */
 
 /* Begin loop_order_swapped */
+BC_LOOPS
 void loop_order_swapped(const float *BC_RESTRICT x, const float *BC_RESTRICT b, float *BC_RESTRICT out)
 {
 	size_t i0, i1;

@@ -31,6 +31,7 @@
  */
 
 /* Begin paddle_axis0_loops */
+BC_LOOPS
 void paddle_axis0_loops(const float *BC_RESTRICT x, const float *BC_RESTRICT y, float *BC_RESTRICT out)
 {
 	size_t i0;

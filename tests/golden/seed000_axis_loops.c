@@ -32,6 +32,7 @@
  */
 
 /* Begin seed000_axis_loops */
+BC_LOOPS
 void seed000_axis_loops(const float *BC_RESTRICT x, const float *BC_RESTRICT y, float *BC_RESTRICT out)
 {
 	size_t i0, i1, i2;

@@ -29,6 +29,7 @@
  */
 
 /* Begin seed000_larger_loops */
+BC_LOOPS
 void seed000_larger_loops(const float *BC_RESTRICT x, const float *BC_RESTRICT y, float *BC_RESTRICT out)
 {
 	size_t i0, i1, i2;

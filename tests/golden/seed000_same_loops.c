@@ -30,6 +30,7 @@
  */
 
 /* Begin seed000_same_loops */
+BC_LOOPS
 void seed000_same_loops(const float *BC_RESTRICT x, const float *BC_RESTRICT y, float *BC_RESTRICT out)
 {
 	size_t i0;

@@ -29,6 +29,7 @@
  */
 
 /* Begin seed001_channel_bias_loops */
+BC_LOOPS
 void seed001_channel_bias_loops(const float *BC_RESTRICT a, const float *BC_RESTRICT b, float *BC_RESTRICT out)
 {
 	size_t i0, i1, i2;

@@ -28,6 +28,7 @@
  */
 
 /* Begin seed001_column_row_loops */
+BC_LOOPS
 void seed001_column_row_loops(const int32_t *BC_RESTRICT a, const int32_t *BC_RESTRICT b, int32_t *BC_RESTRICT out)
 {
 	size_t i0, i1;

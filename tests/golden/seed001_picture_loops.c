@@ -28,6 +28,7 @@
  */
 
 /* Begin seed001_picture_loops */
+BC_LOOPS
 void seed001_picture_loops(const float *BC_RESTRICT a, const float *BC_RESTRICT b, float *BC_RESTRICT out)
 {
 	size_t i0, i1;

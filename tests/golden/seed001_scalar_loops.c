@@ -27,6 +27,7 @@
  */
 
 /* Begin seed001_scalar_loops */
+BC_LOOPS
 void seed001_scalar_loops(const float *BC_RESTRICT a, const float *BC_RESTRICT b, float *BC_RESTRICT out)
 {
 	size_t i0;

@@ -28,6 +28,7 @@
  */
 
 /* Begin seed002_inplace_loops */
+BC_LOOPS
 void seed002_inplace_loops(float *BC_RESTRICT x, const float *BC_RESTRICT y)
 {
 	size_t i0, i1;

@@ -30,6 +30,7 @@
  */
 
 /* Begin seed004_bias_loops */
+BC_LOOPS
 void seed004_bias_loops(const float *BC_RESTRICT xw, const float *BC_RESTRICT b, float *BC_RESTRICT out)
 {
 	size_t i0;

@@ -32,6 +32,7 @@
  */
 
 /* Begin seed004_three_loops */
+BC_LOOPS
 void seed004_three_loops(const float *BC_RESTRICT a, const float *BC_RESTRICT b, const float *BC_RESTRICT d, float *BC_RESTRICT out)
 {
 	size_t i0, i1, i2, i3;
