@@ -11,6 +11,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <time.h>
 #include <math.h>
 #include "bc.h"
@@ -49,15 +50,25 @@ static uint64_t bench_rng(uint64_t *s)
 
 /*
  * ** A page-aligned buffer of n bytes (at least one line), touched so that
- * its pages exist before anything is timed; NULL if out of memory.
+ * its pages exist before anything is timed; NULL if out of memory. A
+ * buffer of 2 MiB or more is aligned to 2 MiB and asks for huge pages
+ * where the system has them: fewer TLB misses, and timings that depend
+ * less on where the small pages happened to land.
  */
 static void *bench_alloc(size_t n)
 {
+	size_t align = n >= ((size_t)2 << 20) ? (size_t)2 << 20 : 4096;
 	void *p;
 
-	if (posix_memalign(&p, 4096, n < 64 ? 64 : n) != 0)
+	if (n < 64)
+		n = 64;
+	if (posix_memalign(&p, align, n) != 0)
 		return NULL;
-	memset(p, 0, n < 64 ? 64 : n);
+#ifdef MADV_HUGEPAGE
+	if (align > 4096)
+		(void)madvise(p, n, MADV_HUGEPAGE);
+#endif
+	memset(p, 0, n);
 	return p;
 }
 
