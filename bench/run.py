@@ -25,6 +25,7 @@ import platform
 import re
 import shlex
 import statistics
+import random
 import subprocess
 import sys
 import time
@@ -671,9 +672,16 @@ def child(args):
         reps[name] = n
     rounds = args.rounds if case.bytes < (64 << 20) else args.big_rounds
     times = {name: [] for name, _ in timed}
+    # Each process rotates its own order of the implementations (the first
+    # keeps the listed one, the others a seeded shuffle), so that no
+    # implementation always follows the same one: what the one before
+    # leaves in the caches can move a 16 MiB output's time by half.
+    order = list(timed)
+    if args.order_seed:
+        random.Random(args.order_seed).shuffle(order)
     for r in range(rounds):
-        k = r % len(timed)
-        for name, run in timed[k:] + timed[:k]:
+        k = r % len(order)
+        for name, run in order[k:] + order[:k]:
             # one call first, untimed: the caches as this implementation
             # leaves them, not as the one before it in the order did
             run(1)
@@ -894,7 +902,8 @@ def report(args, results, cases, mach, cg, gen, full):
     w("Issue 14's harness: every implementation of a case in one shared object built")
     w("with the same compiler and flags, run in a process of its own, checked byte for")
     w("byte against the hand-written loop before anything is timed, then timed in")
-    w("rounds with the order rotated by one each round; each timed batch comes after")
+    w("rounds with the order rotated by one each round (each process of a case its own")
+    w("order: the listed one, then seeded shuffles); each timed batch comes after")
     w("one untimed call of its own, so that no implementation inherits the caches")
     w("another left (streaming stores evict the output, for one).")
     w("")
@@ -1227,6 +1236,7 @@ def main():
                     help="where BENCHMARKS.md goes (default: the top for a whole run)")
     ap.add_argument("--child", help=argparse.SUPPRESS)
     ap.add_argument("--child-case", help=argparse.SUPPRESS)
+    ap.add_argument("--order-seed", type=int, default=0, help=argparse.SUPPRESS)
     args = ap.parse_args()
     args.batch_ns = args.batch_ms * 1e6
     if args.child:
@@ -1264,8 +1274,8 @@ def main():
                    "--rounds", str(args.rounds), "--big-rounds", str(args.big_rounds),
                    "--batch-ms", str(args.batch_ms), "--clock", args.clock]
             row = None
-            for _ in range(args.processes):
-                r = sh(cmd)
+            for p in range(args.processes):
+                r = sh(cmd + ["--order-seed", str(p)])
                 if r.returncode != 0:
                     die("case '%s' at %s failed:\n%s" % (cid, level, r.stderr))
                 row = merge_runs(row, json.loads(r.stdout.strip().splitlines()[-1]))
