@@ -27,6 +27,8 @@ import subprocess
 import sys
 import tempfile
 
+from tap import Tap
+
 GEN = os.path.abspath(sys.argv[1])
 RUNTIME = os.path.abspath(sys.argv[2])
 FLAGS = ["-std=c99", "-O2", "-Wall", "-Wextra", "-Wpedantic", "-Wconversion",
@@ -34,20 +36,8 @@ FLAGS = ["-std=c99", "-O2", "-Wall", "-Wextra", "-Wpedantic", "-Wconversion",
 DTYPES = ["i32", "f32", "f16"]
 CAP = 1000          # no pattern needs more repetitions than nodes
 
-tests = 0
-failed = 0
-
-
-def ok(cond, name, diag=None):
-    global tests, failed
-    tests += 1
-    if not cond:
-        failed += 1
-    print("%s %d - %s" % ("ok" if cond else "not ok", tests, name))
-    if not cond and diag:
-        for line in diag.strip().splitlines()[:12]:
-            print("#   " + line[:300])
-    sys.stdout.flush()
+TAP = Tap()
+ok = TAP.ok
 
 
 def gen(out, args):
@@ -197,7 +187,7 @@ def numpy_checks(scratch):
     try:
         import numpy as np
     except ImportError:
-        print("ok %d # skip NumPy checks: numpy not available" % (tests + 1))
+        TAP.skip("NumPy checks", "numpy not available")
         return
     rng = np.random.default_rng(70)
     n = 64
@@ -320,8 +310,7 @@ def main():
         numpy_checks(scratch)
         worst_cases(scratch)
         unroll_ceiling(scratch)
-    print("1..%d" % tests)
-    return 1 if failed else 0
+    return TAP.done()
 
 
 if __name__ == "__main__":

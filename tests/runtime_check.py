@@ -39,6 +39,8 @@ import warnings
 
 import numpy as np
 
+from tap import Tap
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 RUNTIME = os.path.join(os.path.dirname(HERE), "runtime")
 CHECK_C = os.path.join(HERE, "runtime_check.c")
@@ -77,34 +79,6 @@ FLOAT_ANY_NAN = ["pow", "atan2", "exp", "log"]
 
 warnings.simplefilter("ignore")
 np.seterr(all="ignore")
-
-
-class Tap:
-    def __init__(self):
-        self.n = 0
-        self.failed = 0
-
-    def ok(self, cond, name, diag=()):
-        self.n += 1
-        if not cond:
-            self.failed += 1
-        print("%s %d - %s" % ("ok" if cond else "not ok", self.n, name))
-        if not cond:
-            for line in diag:
-                for part in str(line).splitlines() or [""]:
-                    print("# " + part)
-        sys.stdout.flush()
-        return cond
-
-    def skip(self, name, why):
-        self.n += 1
-        print("ok %d - %s # skip %s" % (self.n, name, why))
-
-    def comment(self, text):
-        print("# " + text)
-
-    def done(self):
-        print("1..%d" % self.n)
 
 
 def run(cmd, **kw):

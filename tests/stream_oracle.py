@@ -52,6 +52,8 @@ import time
 
 import numpy as np
 
+from tap import Tap
+
 GEN = os.path.abspath(sys.argv[1])
 TESTS = os.path.dirname(os.path.abspath(__file__))
 RUNTIME = os.path.join(os.path.dirname(TESTS), "runtime")
@@ -76,27 +78,8 @@ STRICT = ["-std=c99", "-Wall", "-Wextra", "-Wpedantic", "-Wconversion", "-Werror
 
 # ---------------------------------------------------------------- TAP
 
-ntests = 0
-nfailed = 0
-
-
-def ok(cond, name, diag=None):
-    global ntests, nfailed
-    ntests += 1
-    if not cond:
-        nfailed += 1
-    print("%s %d - %s" % ("ok" if cond else "not ok", ntests, name))
-    if not cond and diag:
-        for line in str(diag).strip().splitlines()[:15]:
-            print("#   " + line[:300])
-    sys.stdout.flush()
-
-
-def skip(name, why):
-    global ntests
-    ntests += 1
-    print("ok %d - %s # SKIP %s" % (ntests, name, why))
-    sys.stdout.flush()
+TAP = Tap()
+ok, skip = TAP.ok, TAP.skip
 
 
 def run(cmd, cwd=None, timeout=300):
@@ -892,7 +875,7 @@ def main():
         # the number of tests is known at the end: the plan comes last
         print("# seed %d: %d kernels, %d builds; scratch %s" % (SEED, len(cases), nrun, work))
         if not check_generation(cases, work):
-            print("1..%d" % ntests)
+            TAP.done()
             return 1
         write_driver(cases, os.path.join(work, "driver.c"))
         check_freestanding_objects(cases, work)
@@ -906,9 +889,9 @@ def main():
                 res = futs[runnable.index(b)].result()
                 report_build(b, res, cases)
         check_errors(work)
-        print("1..%d" % ntests)
+        status = TAP.done()
         print("# %d kernels, %d builds, %.1f s" % (len(cases), nrun, time.time() - t_start))
-        return 1 if nfailed else 0
+        return status
     finally:
         if keep:
             print("# kept %s" % work)
