@@ -352,7 +352,9 @@ model_push_kernel(lua_State *L, const struct kernel *k)
 	set_bool(L, "slp_only", p->slp_only);
 	set_str(L, "stream", streams[p->stream]);
 	set_int(L, "line", p->line);
+	/* past what Lua's integers hold, the data are "more than" that */
 	set_int(L, "bytes", (long long)(p->bytes > LLONG_MAX ? LLONG_MAX : p->bytes));
+	set_bool(L, "bytes_past", p->bytes > LLONG_MAX);
 	set_int(L, "cache_size", (long long)k->desc->cache_size);
 	set_loops(L, p);
 	set_reads(L, p);

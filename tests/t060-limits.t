@@ -230,5 +230,12 @@ check "64 MB of generated C: one clear error, nothing written" \
 	sh -c '[ $0 = 1 ] && grep -q "the generated files would pass the limit of 64 MB" err && ! [ -e huge.c ]' $rc
 rm -f err huge.lua
 
+# The largest result streams, and its banner does not print a wrapped size.
+check "2^62 elements: streamed, their data 'more than' Lua's largest integer" \
+	sh -c '"$0" x=4611686018427387903 y= -o big.c &&
+	       grep -q "the data, more than 9223372036854775807 bytes" big.c &&
+	       grep -q "bc_stream_line_f32" big.c' "$GEN"
+rm -f big.c big.h
+
 echo "1..$n"
 exit $status
