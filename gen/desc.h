@@ -42,6 +42,7 @@ struct desc {
 	int nloop_order;		/* 0: the planner's order */
 	enum plan_stream_ask stream;	/* --stream */
 	uint64_t cache_size;		/* --cache-size */
+	enum plan_goal goal;		/* --optimize */
 	unsigned given;			/* bit k: row k of the field table was set */
 	char *origin;			/* a spec's "kernel 'k' of net.lua, line 3" */
 	int line;			/* the line a spec declares it on, or 0 */

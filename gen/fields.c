@@ -127,6 +127,20 @@ set_stream(struct desc *d, const char *v, struct strbuf *err)
 	return -1;
 }
 
+static const char *const goal_names[] = {"speed", "size"};
+
+static int
+set_optimize(struct desc *d, const char *v, struct strbuf *err)
+{
+	for (int k = GOAL_SPEED; k <= GOAL_SIZE; k++)
+		if (strcmp(v, goal_names[k]) == 0) {
+			d->goal = (enum plan_goal)k;
+			return 0;
+		}
+	sb_printf(err, "bad optimize '%s': expected speed or size", v);
+	return -1;
+}
+
 /* "33554432", or with a binary suffix: "32M"; K, M and G are 2^10, 2^20, 2^30. */
 static int
 set_cache_size(struct desc *d, const char *v, struct strbuf *err)
@@ -250,6 +264,12 @@ show_cache_size(struct strbuf *sb, const struct desc *d)
 }
 
 static void
+show_optimize(struct strbuf *sb, const struct desc *d)
+{
+	sb_printf(sb, " --optimize %s", goal_names[d->goal]);
+}
+
+static void
 show_out_shape(struct strbuf *sb, const struct desc *d)
 {
 	sb_add(sb, " --out-shape ");
@@ -301,6 +321,7 @@ static const struct field {
 	{"loop_order", "--loop-order", 0, 0, set_loop_order, show_loop_order},
 	{"stream", "--stream", 0, 0, set_stream, show_stream},
 	{"cache_size", "--cache-size", 0, 0, set_cache_size, show_cache_size},
+	{"optimize", "--optimize", 0, 0, set_optimize, show_optimize},
 	{"out_shape", "--out-shape", 0, 0, set_out_shape, show_out_shape},
 	{"op", "--op", 0, 1, set_op, show_op},
 	{"expr", "--expr", 0, 0, set_expr, show_expr},

@@ -167,7 +167,7 @@ static void
 set_loops(lua_State *L, const struct plan *p)
 {
 	static const char *const moves[] = {"none", "pointer", "index"};
-	static const char *const counters[] = {"size"};
+	static const char *const counters[] = {"8", "16", "32", "64"};
 
 	lua_createtable(L, p->nloops, 0);
 	for (int l = 0; l < p->nloops; l++) {
@@ -249,6 +249,8 @@ set_values(lua_State *L, const struct kernel *k)
 				set_str(L, "op", v->op->name);
 				if (v->op->helper)
 					set_str(L, "helper", v->op->helper);
+				if (v->constant_arg)
+					set_int(L, "constant_arg", v->constant_arg);
 				set_str(L, "calc", v->calc->name);
 			}
 		}
@@ -356,6 +358,8 @@ model_push_kernel(lua_State *L, const struct kernel *k)
 	set_int(L, "bytes", (long long)(p->bytes > LLONG_MAX ? LLONG_MAX : p->bytes));
 	set_bool(L, "bytes_past", p->bytes > LLONG_MAX);
 	set_int(L, "cache_size", (long long)k->desc->cache_size);
+	set_str(L, "optimize", p->goal == GOAL_SIZE ? "size" : "speed");
+	set_bool(L, "needs_size64", p->needs_size64);
 	set_loops(L, p);
 	set_reads(L, p);
 	set_values(L, k);

@@ -73,7 +73,6 @@ build_loops(struct plan *p, const struct bcast *b)
 			p->nloops++;
 			memset(in, 0, sizeof *in);
 			in->extent = b->dim[d];
-			in->counter = COUNTER_SIZE;
 			for (int i = 0; i < p->nin; i++)
 				in->stride[i] = b->op[i].stride[d];
 			in->stride[p->nin] = out_stride;
@@ -357,6 +356,39 @@ add_node(struct plan *p, const struct plan_request *rq, int i)
 	return add_value(p, &v);
 }
 
+/* Return 1 if value I of P is a number written in the expression: never NaN. */
+static int
+is_constant(const struct plan *p, int i)
+{
+	const struct plan_value *v = &p->value[i];
+
+	if (v->kind == VALUE_CONVERT)
+		return is_constant(p, v->arg[0]);
+	return v->kind == VALUE_LITERAL;
+}
+
+/*
+** Mark P's float maxima and minima of two arguments, one of them a
+** constant: NaN can come only from the other, so the runtime's helper
+** for a constant tests it in the one compare that picks the result.
+*/
+static void
+mark_constant_args(struct plan *p)
+{
+	static const char *const ops[] = {"maximum", "minimum", "fmax", "fmin"};
+
+	for (int i = 0; i < p->nvalues; i++) {
+		struct plan_value *v = &p->value[i];
+
+		if (v->kind != VALUE_OP || v->form != FORM_HELPER || !v->calc->is_float
+		    || v->nargs != 2)
+			continue;
+		for (size_t k = 0; k < sizeof ops / sizeof ops[0]; k++)
+			if (strcmp(v->op->name, ops[k]) == 0 && is_constant(p, v->arg[0]) != is_constant(p, v->arg[1]))
+				v->constant_arg = is_constant(p, v->arg[0]) ? 1 : 2;
+	}
+}
+
 /* Return how tightly the C operator of infix op OP binds: * / above + -. */
 static int
 infix_binding(const struct op *op)
@@ -533,11 +565,41 @@ set_offsets(struct plan *p)
 	}
 }
 
-/* Decide what follows from P's loops: moves, reads, values computed once, offsets. */
+/*
+** Choose the counter of each of P's loops spelled as a loop: the
+** narrowest uint_fastN_t (at least N bits) that holds its trip count and,
+** in the innermost loop, every index counter * stride it computes, so
+** that neither wraps, and, promoted to int where N is below int's
+** width, no product overflows. Assumes the moves are set.
+*/
+static void
+set_counters(struct plan *p)
+{
+	for (int l = 0; l < p->nloops - p->nblock; l++) {
+		struct plan_loop *loop = &p->loop[l];
+		uint64_t top = loop->extent;
+		int c = COUNTER_8;
+
+		for (int i = 0; i <= p->nin; i++)
+			if (loop->move[i] == MOVE_INDEX && loop->stride[i] > 1) {
+				uint64_t s = (uint64_t)loop->stride[i];
+				uint64_t last = loop->extent - 1;
+
+				top = last > UINT64_MAX / s ? UINT64_MAX
+				      : last * s > top ? last * s : top;
+			}
+		while (c < COUNTER_64 && top >> (8 << c) != 0)
+			c++;
+		loop->counter = (enum plan_counter)c;
+	}
+}
+
+/* Decide what follows from P's loops: moves, reads, counters, values computed once, offsets. */
 static void
 derive(struct plan *p)
 {
 	set_moves_and_reads(p);
+	set_counters(p);
 	set_temps(p);
 	if (p->strategy == PLAN_UNROLL || p->strategy == PLAN_BLOCK)
 		set_offsets(p);
@@ -648,7 +710,9 @@ widen_block(struct plan *p, int nodes)
 ** lanes (gcc -O2 leaves such a loop scalar, or its rest, and the block's
 ** straight-line code it vectorizes); else loops,
 ** the innermost's tail split off so that the rest is a multiple of the
-** lanes. Return 0, or -1 with an error in ERR when an unroll or a block
+** lanes. For size, auto unrolls only what a loop would not make
+** smaller (PLAN_SIZE_UNROLL_MAX), writes out no block and splits no
+** tail. Return 0, or -1 with an error in ERR when an unroll or a block
 ** was asked where none can be.
 */
 static int
@@ -683,6 +747,8 @@ choose_strategy(struct plan *p, const struct plan_request *rq, int nodes, struct
 		          PLAN_UNROLL_CEILING);
 		return -1;
 	}
+	if (rq->goal == GOAL_SIZE && limit > PLAN_SIZE_UNROLL_MAX)
+		limit = PLAN_SIZE_UNROLL_MAX;
 	if (rq->strategy == PLAN_UNROLL
 	    || (rq->strategy == PLAN_AUTO && p->count <= limit && rq->stream != STREAM_ON)) {
 		p->strategy = PLAN_UNROLL;
@@ -701,7 +767,7 @@ choose_strategy(struct plan *p, const struct plan_request *rq, int nodes, struct
 		return -1;
 	}
 	if (rq->strategy == PLAN_BLOCK || (rq->strategy == PLAN_AUTO && block > 0
-	                                   && rq->stream != STREAM_ON
+	                                   && rq->goal == GOAL_SPEED && rq->stream != STREAM_ON
 	                                   && p->loop[p->nloops - 1].extent % (uint64_t)p->lanes)) {
 		p->strategy = PLAN_BLOCK;
 		p->nblock = block;
@@ -717,7 +783,7 @@ choose_strategy(struct plan *p, const struct plan_request *rq, int nodes, struct
 	if (p->nloops > 0) {
 		struct plan_loop *in = &p->loop[p->nloops - 1];
 
-		if (in->extent > (uint64_t)p->lanes)
+		if (rq->goal == GOAL_SPEED && in->extent > (uint64_t)p->lanes)
 			in->tail = in->extent % (uint64_t)p->lanes;
 	}
 	return 0;
@@ -778,7 +844,8 @@ choose_stream(struct plan *p, const struct bcast *b, const struct plan_request *
 	}
 	if (rq->stream == STREAM_ON)
 		p->stream = STREAM_ASKED;
-	else if (rq->stream == STREAM_AUTO && can && p->bytes > rq->cache_size)
+	else if (rq->stream == STREAM_AUTO && rq->goal == GOAL_SPEED && can
+	         && p->bytes > rq->cache_size)
 		p->stream = STREAM_SIZED;
 	return 0;
 }
@@ -846,7 +913,10 @@ plan_build(struct plan *p, const struct bcast *b, const struct plan_request *rq,
 	if ((rq->loop_order && order_loops(p, rq->loop_order, rq->nloop_order, err) != 0)
 	    || choose_strategy(p, rq, e->n, err) != 0 || choose_stream(p, b, rq, err) != 0)
 		return -1;
-	p->align_loops = (p->strategy == PLAN_LOOPS || p->strategy == PLAN_BLOCK) && p->nloops > 0;
+	p->goal = rq->goal;
+	p->needs_size64 = p->count > PLAN_SIZE32_MAX;
+	p->align_loops = (p->strategy == PLAN_LOOPS || p->strategy == PLAN_BLOCK) && p->nloops > 0
+	                 && rq->goal == GOAL_SPEED;
 	root = add_node(p, rq, e->root);
 	root = convert(p, root, e->node[e->root].type, rq->out_dtype);
 	if (rq->out_dtype->compute)
@@ -860,6 +930,7 @@ plan_build(struct plan *p, const struct bcast *b, const struct plan_request *rq,
 		}
 	}
 	p->contract = fma == (FMA_MULTIPLY | FMA_ADD);
+	mark_constant_args(p);
 	derive(p);
 	return 0;
 }

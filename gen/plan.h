@@ -28,6 +28,10 @@
 #define PLAN_STREAM_LINE 64	/* bytes of a cache line, written whole when streaming */
 #define PLAN_BLOCK_MAX 64	/* elements of the innermost loops written out as one
 				   block: larger blocks run slower at -O2 and -O3 */
+#define PLAN_SIZE_UNROLL_MAX 1	/* --optimize size: elements unrolled at most; from two
+				   on, the loop is as small or smaller on the firmware
+				   targets at -Os (make size) */
+#define PLAN_SIZE32_MAX UINT32_MAX	/* elements a 32-bit size_t counts */
 
 enum plan_strategy {
 	PLAN_AUTO,		/* unroll up to the limit; else a block when the
@@ -60,9 +64,21 @@ enum plan_move {
 	MOVE_INDEX		/* indexed by the counter times the stride (the innermost loop) */
 };
 
-/* The type of a loop's counter. */
+/* --optimize: what auto aims for. */
+enum plan_goal {
+	GOAL_SPEED,		/* the fastest code: unrolled, blocks, vector tails, streaming */
+	GOAL_SIZE		/* the smallest: a loop wherever a loop is smaller */
+};
+
+/*
+** The type of a loop's counter: the narrowest uint_fastN_t that holds
+** the trip count and every index computed from the counter.
+*/
 enum plan_counter {
-	COUNTER_SIZE		/* size_t */
+	COUNTER_8,
+	COUNTER_16,
+	COUNTER_32,
+	COUNTER_64
 };
 
 struct plan_loop {
@@ -142,6 +158,9 @@ struct plan_value {
 	int temp;			/* its number as a value computed once, or -1 */
 	int split;			/* a temporary only to keep the C shallow */
 	int source;			/* the expression node it computes, or -1 */
+	int constant_arg;		/* FORM_HELPER max/min of floats: 1 or 2 when that
+					   argument is a constant (never NaN), so the
+					   runtime's one-compare helper serves; else 0 */
 };
 
 struct plan {
@@ -165,6 +184,10 @@ struct plan {
 	int line;			/* output elements in a line of PLAN_STREAM_LINE bytes */
 	uint64_t bytes;			/* the data: the inputs' elements and the output's */
 	int reordered;			/* not in the order of the result's dimensions */
+	enum plan_goal goal;		/* what auto aimed for */
+	int needs_size64;		/* the result has more elements than a 32-bit size_t
+					   counts: the kernel refuses to compile where
+					   size_t is narrower than 64 bits */
 	struct plan_loop loop[SHAPE_MAX_RANK];
 	struct plan_read read[PLAN_MAX_INPUTS];
 	struct plan_value *value;	/* the stored value's tree; the root is last */
@@ -194,6 +217,7 @@ struct plan_request {
 	const struct dtype *dtype;		/* the kernel's */
 	const struct dtype *const *in_dtype;	/* each input's as stored */
 	const struct dtype *out_dtype;		/* the result's as stored */
+	enum plan_goal goal;			/* --optimize */
 };
 
 int plan_build(struct plan *p, const struct bcast *b, const struct plan_request *rq,

@@ -395,6 +395,30 @@ BC__FMAX_FMIN(f32, float)
 BC__FMAX_FMIN(f64, double)
 
 /*
+ * The same four against a constant c that is not NaN, in one compare:
+ * bc_maxc_S(a, c) is bc_max_S(a, c), bc_cmax_S(c, a) is bc_max_S(c, a),
+ * and alike for min, fmax and fmin. A NaN a fails every comparison, so
+ * the test that picks a or c also decides what a NaN gives: a for
+ * maximum and minimum, c for fmax and fmin. Equal values, -0.0 against
+ * +0.0 too, give the second argument, as the general helpers do; the
+ * f16 versions keep the first, as bc_max_f16 and its kin.
+ *
+ * BC__CONST(S, T, LE, LT, GE, GT) defines them for S of type T; the
+ * comparisons are passed in so that f16 can swap them.
+ */
+#define BC__CONST(S, T, LE, LT, GE, GT)                                       \
+static inline T bc_maxc_##S(T a, T c) { return !(a LE c) ? a : c; }          \
+static inline T bc_cmax_##S(T c, T a) { return !(a LT c) ? a : c; }          \
+static inline T bc_minc_##S(T a, T c) { return !(a GE c) ? a : c; }          \
+static inline T bc_cmin_##S(T c, T a) { return !(a GT c) ? a : c; }          \
+static inline T bc_fmaxc_##S(T a, T c) { return (a GT c) ? a : c; }          \
+static inline T bc_cfmax_##S(T c, T a) { return (a GE c) ? a : c; }          \
+static inline T bc_fminc_##S(T a, T c) { return (a LT c) ? a : c; }          \
+static inline T bc_cfmin_##S(T c, T a) { return (a LE c) ? a : c; }
+BC__CONST(f32, float, <=, <, >=, >)
+BC__CONST(f64, double, <=, <, >=, >)
+
+/*
  * np.copysign: |a| with the sign bit of b, by bits, as NumPy: a NaN a
  * keeps its payload (even a signalling NaN), a NaN b gives its sign bit.
  *
@@ -621,5 +645,8 @@ static inline float bc_fmin_f16(float a, float b)
 {
 	return (a <= b || b != b) ? a : b;
 }
+/* Against a constant, in one compare (see BC__CONST): equal values keep
+ * the first argument here, so each comparison is its strict or loose twin. */
+BC__CONST(f16, float, <, <=, >, >=)
 
 #endif /* BC_H */

@@ -61,9 +61,11 @@ local function truth(e)
   return "(" .. nest(e, ADD) .. " != 0)"
 end
 
--- "bc_add_i32": the runtime helper of op value V.
+-- "bc_add_i32": the runtime helper of op value V; "bc_maxc_f32" where
+-- its second argument is a constant, "bc_cmax_f32" where its first is.
 local function helper(v)
-  return "bc_" .. v.helper .. "_" .. v.calc
+  local c = v.constant_arg
+  return "bc_" .. (c == 1 and "c" or "") .. v.helper .. (c == 2 and "c" or "") .. "_" .. v.calc
 end
 
 -- A literal: 2.5f, -0.5, (int8_t)-3, 7u, UINT64_C(7), INT32_MIN.

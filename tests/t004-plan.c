@@ -222,7 +222,7 @@ test_design(void)
 
 	ok1(plan_for("x=3,4,5 y=3,4,5 z=3,4,5", "add", "f32", PLAN_LOOPS) == 0);
 	ok1(extents_are(1, same));
-	ok1(p.loop[0].counter == COUNTER_SIZE);
+	ok1(p.loop[0].counter == COUNTER_8);
 	ok1(p.loop[0].stride[0] == 1 && p.loop[0].stride[3] == 1
 	    && p.loop[0].move[2] == MOVE_INDEX && p.loop[0].move[3] == MOVE_INDEX);
 	/* add of three: one op, folded by the templates */
@@ -788,6 +788,93 @@ test_depth(void)
 	ok1(p.ntemps == 0);
 }
 
+/* Build with GOAL; return 0 on success. */
+static int
+plan_goal(const char *args, const char *comp, const char *t, enum plan_goal goal)
+{
+	if (request(args, comp, t) != 0)
+		return -1;
+	rq.goal = goal;
+	return build();
+}
+
+/*
+** Firmware: counters as narrow as the trip counts and indices allow,
+** --optimize size, the 32-bit size_t limit, max and min against a
+** constant.
+*/
+static void
+test_firmware(void)
+{
+	/* counters: the trip count, and in the innermost loop its indices */
+	ok1(plan_for("x=300,255 y=255", "add", "f32", PLAN_LOOPS) == 0);
+	ok1(p.loop[0].counter == COUNTER_16 && p.loop[1].counter == COUNTER_8);
+	ok1(plan_for("x=256 y=256", "add", "u8", PLAN_LOOPS) == 0);
+	ok1(p.loop[0].counter == COUNTER_16);
+	ok1(plan_for("x=65535", "neg", "f32", PLAN_LOOPS) == 0);
+	ok1(p.loop[0].counter == COUNTER_16);
+	ok1(plan_for("x=65536", "neg", "f32", PLAN_LOOPS) == 0);
+	ok1(p.loop[0].counter == COUNTER_32);
+	/* swapped, the innermost loop indexes x by 2 up to 999 * 2 */
+	ok1(plan_for("x=1000,2 y=1000,1", "add", "f32", PLAN_LOOPS) == 0);
+	ok1(p.loop[1].counter == COUNTER_8);
+	{
+		static const int swap[] = {1, 0};
+
+		ok1(request("x=1000,2 y=1000,1", "add", "f32") == 0);
+		rq.strategy = PLAN_LOOPS;
+		rq.loop_order = swap;
+		rq.nloop_order = 2;
+		ok1(build() == 0 && p.loop[1].extent == 1000 && p.loop[0].counter == COUNTER_8);
+		ok(p.loop[1].counter == COUNTER_16, "innermost counter %d: 999 * 2 needs 16 bits",
+		   (int)p.loop[1].counter);
+	}
+	ok1(plan_for("x=70000,70000 y=70000", "add", "u8", PLAN_LOOPS) == 0);
+	ok1(p.loop[0].counter == COUNTER_32 && p.loop[1].counter == COUNTER_32);
+	ok1(p.needs_size64);
+	ok1(plan_for("x=65536,65536", "neg", "u8", PLAN_LOOPS) == 0);
+	ok1(p.nloops == 1 && p.loop[0].counter == COUNTER_64 && p.needs_size64);
+	ok1(plan_for("x=65536,65535", "neg", "u8", PLAN_LOOPS) == 0);
+	ok1(p.loop[0].counter == COUNTER_32 && !p.needs_size64);
+
+	/* for size: unrolled only up to PLAN_SIZE_UNROLL_MAX; no block, tail,
+	 * alignment or streaming */
+	ok1(plan_goal("x=3,3 y=3", "add", "f32", GOAL_SIZE) == 0);
+	ok1(p.strategy == PLAN_LOOPS && !p.align_loops && p.loop[1].tail == 0);
+	ok1(plan_goal("x=3,3 y=3", "add", "f32", GOAL_SPEED) == 0 && p.strategy == PLAN_UNROLL);
+	ok1(plan_goal("x=2 y=1", "add", "f32", GOAL_SIZE) == 0);
+	ok1(p.strategy == (PLAN_SIZE_UNROLL_MAX >= 2 ? PLAN_UNROLL : PLAN_LOOPS));
+	ok1(plan_goal("x=1000,7 y=7", "add", "f32", GOAL_SIZE) == 0);
+	ok1(p.strategy == PLAN_LOOPS && p.nblock == 0);
+	ok1(plan_goal("x=1000,7 y=7", "add", "f32", GOAL_SPEED) == 0 && p.strategy == PLAN_BLOCK);
+	ok1(plan_goal("x=1000 y=1000", "add", "f32", GOAL_SIZE) == 0 && p.loop[0].tail == 0);
+	ok1(plan_goal("x=1000 y=1000", "add", "f32", GOAL_SPEED) == 0 && p.loop[0].tail == 8);
+	ok1(request("x=100000000 y=100000000", "add", "f32") == 0);
+	rq.goal = GOAL_SIZE;
+	ok1(build() == 0 && p.stream == STREAM_NONE);
+	rq.goal = GOAL_SPEED;
+	ok1(build() == 0 && p.stream == STREAM_SIZED);
+	rq.goal = GOAL_SIZE;
+	rq.stream = STREAM_ON;
+	ok1(build() == 0 && p.stream == STREAM_ASKED);
+	/* an explicit unroll is kept, up to its own limit */
+	ok1(request("x=4,4 y=4", "add", "f32") == 0);
+	rq.goal = GOAL_SIZE;
+	rq.strategy = PLAN_UNROLL;
+	ok1(build() == 0 && p.strategy == PLAN_UNROLL);
+
+	/* max and min against a constant: its side marked, floats only */
+	ok1(plan_for("x=8 b=8", "max(x + b, 0)", "f32", PLAN_LOOPS) == 0);
+	ok1(is_op(root(), "maximum", "f32", FORM_HELPER) && root()->constant_arg == 2);
+	ok1(plan_for("x=8", "fmin(-1.5, x)", "f64", PLAN_LOOPS) == 0);
+	ok1(is_op(root(), "fmin", "f64", FORM_HELPER) && root()->constant_arg == 1);
+	ok1(plan_for("x=8", "min(x, 2)", "f16", PLAN_LOOPS) == 0);
+	ok1(root()->kind == VALUE_OP && root()->constant_arg == 2);
+	ok1(plan_for("x=8", "max(x, 2)", "i32", PLAN_LOOPS) == 0 && root()->constant_arg == 0);
+	ok1(plan_for("x=8 y=8", "max(x, y)", "f32", PLAN_LOOPS) == 0 && root()->constant_arg == 0);
+	ok1(plan_for("x=8", "x + 2", "f32", PLAN_LOOPS) == 0 && root()->constant_arg == 0);
+}
+
 int
 main(void)
 {
@@ -799,6 +886,7 @@ main(void)
 	test_hoisting();
 	test_reorder();
 	test_depth();
+	test_firmware();
 	plan_free(&p);
 	expr_free(&e);
 	sb_free(&err);

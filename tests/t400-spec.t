@@ -90,7 +90,7 @@ while IFS='|' read -r want_rc spec want; do
 	fi
 done <<'EOF_CASES'
 1|kernel "a" { op = "add", "x=3" }\nkernel "a" { op = "mul", "x=3" }|bad.lua:2: error: kernel 'a' is declared twice (first on line 1)
-1|kernel "a" { opp = "add", "x=3" }|bad.lua:1: error: kernel 'a': unknown field 'opp' (there are inplace axis strategy unroll_limit loop_order stream cache_size out_shape op expr dtype out_dtype, and the operands)
+1|kernel "a" { opp = "add", "x=3" }|bad.lua:1: error: kernel 'a': unknown field 'opp' (there are inplace axis strategy unroll_limit loop_order stream cache_size optimize out_shape op expr dtype out_dtype, and the operands)
 1|kernel "a" { op = {}, "x=3" }|bad.lua:1: error: kernel 'a': field 'op': expected a string or an integer, not a table
 1|kernel "a" { inplace = 1, "x=3" }|bad.lua:1: error: kernel 'a': field 'inplace': expected true or false, not a number
 1|kernel "a" { "x=3", 5 }|bad.lua:1: error: kernel 'a': operand 2 is not a string like "x=2,3"

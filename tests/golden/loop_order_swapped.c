@@ -26,13 +26,16 @@
  *
  *   i0 < 3        x += 1, b += 0, out += 1
  *   i1 < 4        x += 3, b += 1, out += 3
+ *
+ * Each counter is the narrowest uint_fastN_t that holds its trip count
+ * and the indices it computes.
  */
 
 /* Begin loop_order_swapped */
 BC_LOOPS
 void loop_order_swapped(const float *BC_RESTRICT x, const float *BC_RESTRICT b, float *BC_RESTRICT out)
 {
-	size_t i0, i1;
+	uint_fast8_t i0, i1;
 	const float *x_0 = x;
 	float *out_0 = out;
 	for (i0 = 0; i0 < 3; i0++, x_0 += 1, out_0 += 1) {

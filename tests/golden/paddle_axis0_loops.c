@@ -26,6 +26,8 @@
  *   i0 < 100      x += 6, y += 1, out += 6; y read once per i0
  *   i1 < 6        x += 1, y += 0, out += 1
  *
+ * Each counter is the narrowest uint_fastN_t that holds its trip count.
+ *
  * The innermost loop is written out, 6 statements for each i0:
  * compilers vectorize them as straight-line code.
  */
@@ -34,7 +36,7 @@
 BC_LOOPS
 void paddle_axis0_loops(const float *BC_RESTRICT x, const float *BC_RESTRICT y, float *BC_RESTRICT out)
 {
-	size_t i0;
+	uint_fast8_t i0;
 	const float *x_0 = x;
 	const float *y_0 = y;
 	float *out_0 = out;

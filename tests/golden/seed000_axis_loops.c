@@ -27,6 +27,9 @@
  *   i1 < 3        x += 20, y += 1, out += 20; y read once per i1
  *   i2 < 20       x += 1, y += 0, out += 1
  *
+ * Each counter is the narrowest uint_fastN_t that holds its trip count
+ * and the indices it computes.
+ *
  * i2 runs to 16, a multiple of 16 (the elements of a vector), in one
  * loop, which compilers vectorize at -O2, and on to 20 in a second.
  */
@@ -35,7 +38,7 @@
 BC_LOOPS
 void seed000_axis_loops(const float *BC_RESTRICT x, const float *BC_RESTRICT y, float *BC_RESTRICT out)
 {
-	size_t i0, i1, i2;
+	uint_fast8_t i0, i1, i2;
 	const float *x_0 = x;
 	float *out_0 = out;
 	for (i0 = 0; i0 < 2; i0++, x_0 += 60, out_0 += 60) {

@@ -27,13 +27,16 @@
  *   i1 < 3        x += 5, y += 4, out += 20
  *   i2 < 4        x += 0, y += 1, out += 5; y read once per i2
  *   i3 < 5        x += 1, y += 0, out += 1
+ *
+ * Each counter is the narrowest uint_fastN_t that holds its trip count
+ * and the indices it computes.
  */
 
 /* Begin seed000_compare_loops */
 BC_LOOPS
 void seed000_compare_loops(const float *BC_RESTRICT x, const float *BC_RESTRICT y, float *BC_RESTRICT out)
 {
-	size_t i0, i1, i2, i3;
+	uint_fast8_t i0, i1, i2, i3;
 	const float *x_0 = x;
 	float *out_0 = out;
 	for (i0 = 0; i0 < 2; i0++, x_0 += 15, out_0 += 60) {

@@ -26,13 +26,16 @@
  *   i0 < 2        x += 4, y += 0, out += 12
  *   i1 < 3        x += 0, y += 1, out += 4; y read once per i1
  *   i2 < 4        x += 1, y += 0, out += 1
+ *
+ * Each counter is the narrowest uint_fastN_t that holds its trip count
+ * and the indices it computes.
  */
 
 /* Begin seed000_larger_loops */
 BC_LOOPS
 void seed000_larger_loops(const float *BC_RESTRICT x, const float *BC_RESTRICT y, float *BC_RESTRICT out)
 {
-	size_t i0, i1, i2;
+	uint_fast8_t i0, i1, i2;
 	const float *x_0 = x;
 	float *out_0 = out;
 	for (i0 = 0; i0 < 2; i0++, x_0 += 4, out_0 += 12) {

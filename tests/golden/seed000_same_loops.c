@@ -25,6 +25,9 @@
  *
  *   i0 < 24       x += 1, y += 1, out += 1
  *
+ * Each counter is the narrowest uint_fastN_t that holds its trip count
+ * and the indices it computes.
+ *
  * i0 runs to 16, a multiple of 16 (the elements of a vector), in one
  * loop, which compilers vectorize at -O2, and on to 24 in a second.
  */
@@ -33,7 +36,7 @@
 BC_LOOPS
 void seed000_same_loops(const float *BC_RESTRICT x, const float *BC_RESTRICT y, float *BC_RESTRICT out)
 {
-	size_t i0;
+	uint_fast8_t i0;
 	for (i0 = 0; i0 < 16; i0++)
 		out[i0] = x[i0] + y[i0];
 	for (; i0 < 24; i0++)

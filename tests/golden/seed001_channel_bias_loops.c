@@ -26,13 +26,17 @@
  *   i0 < 4        a += 3072, b += 0, out += 3072
  *   i1 < 3        a += 1024, b += 1, out += 1024; b read once per i1
  *   i2 < 1024     a += 1, b += 0, out += 1
+ *
+ * Each counter is the narrowest uint_fastN_t that holds its trip count
+ * and the indices it computes.
  */
 
 /* Begin seed001_channel_bias_loops */
 BC_LOOPS
 void seed001_channel_bias_loops(const float *BC_RESTRICT a, const float *BC_RESTRICT b, float *BC_RESTRICT out)
 {
-	size_t i0, i1, i2;
+	uint_fast8_t i0, i1;
+	uint_fast16_t i2;
 	const float *a_0 = a;
 	float *out_0 = out;
 	for (i0 = 0; i0 < 4; i0++, a_0 += 3072, out_0 += 3072) {

@@ -25,13 +25,16 @@
  *
  *   i0 < 4        a += 1, b += 0, out += 3; a read once per i0
  *   i1 < 3        a += 0, b += 1, out += 1
+ *
+ * Each counter is the narrowest uint_fastN_t that holds its trip count
+ * and the indices it computes.
  */
 
 /* Begin seed001_column_row_loops */
 BC_LOOPS
 void seed001_column_row_loops(const int32_t *BC_RESTRICT a, const int32_t *BC_RESTRICT b, int32_t *BC_RESTRICT out)
 {
-	size_t i0, i1;
+	uint_fast8_t i0, i1;
 	const int32_t *a_0 = a;
 	int32_t *out_0 = out;
 	for (i0 = 0; i0 < 4; i0++, a_0 += 1, out_0 += 3) {

@@ -25,13 +25,17 @@
  *
  *   i0 < 12       a += 1024, b += 0, out += 1024
  *   i1 < 1024     a += 1, b += 1, out += 1
+ *
+ * Each counter is the narrowest uint_fastN_t that holds its trip count
+ * and the indices it computes.
  */
 
 /* Begin seed001_picture_loops */
 BC_LOOPS
 void seed001_picture_loops(const float *BC_RESTRICT a, const float *BC_RESTRICT b, float *BC_RESTRICT out)
 {
-	size_t i0, i1;
+	uint_fast8_t i0;
+	uint_fast16_t i1;
 	const float *a_0 = a;
 	float *out_0 = out;
 	for (i0 = 0; i0 < 12; i0++, a_0 += 1024, out_0 += 1024) {

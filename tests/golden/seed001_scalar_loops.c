@@ -24,13 +24,16 @@
  * Loops, after dropping size-1 dimensions and merging neighbours:
  *
  *   i0 < 1024     a += 1, b += 0, out += 1
+ *
+ * Each counter is the narrowest uint_fastN_t that holds its trip count
+ * and the indices it computes.
  */
 
 /* Begin seed001_scalar_loops */
 BC_LOOPS
 void seed001_scalar_loops(const float *BC_RESTRICT a, const float *BC_RESTRICT b, float *BC_RESTRICT out)
 {
-	size_t i0;
+	uint_fast16_t i0;
 	const float b_v = *b;
 	for (i0 = 0; i0 < 1024; i0++)
 		out[i0] = a[i0] + b_v;

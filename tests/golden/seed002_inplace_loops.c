@@ -25,13 +25,16 @@
  *
  *   i0 < 6        y += 0, x += 2
  *   i1 < 2        y += 1, x += 1
+ *
+ * Each counter is the narrowest uint_fastN_t that holds its trip count
+ * and the indices it computes.
  */
 
 /* Begin seed002_inplace_loops */
 BC_LOOPS
 void seed002_inplace_loops(float *BC_RESTRICT x, const float *BC_RESTRICT y)
 {
-	size_t i0, i1;
+	uint_fast8_t i0, i1;
 	float *x_0 = x;
 	for (i0 = 0; i0 < 6; i0++, x_0 += 2) {
 		for (i1 = 0; i1 < 2; i1++)

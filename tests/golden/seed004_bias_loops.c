@@ -25,6 +25,9 @@
  *
  *   i0 < 100      xw += 1, b += 0, out += 1
  *
+ * Each counter is the narrowest uint_fastN_t that holds its trip count
+ * and the indices it computes.
+ *
  * i0 runs to 96, a multiple of 16 (the elements of a vector), in one
  * loop, which compilers vectorize at -O2, and on to 100 in a second.
  */
@@ -33,7 +36,7 @@
 BC_LOOPS
 void seed004_bias_loops(const float *BC_RESTRICT xw, const float *BC_RESTRICT b, float *BC_RESTRICT out)
 {
-	size_t i0;
+	uint_fast8_t i0;
 	const float b_v = *b;
 	for (i0 = 0; i0 < 96; i0++)
 		out[i0] = xw[i0] + b_v;

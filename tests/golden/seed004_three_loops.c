@@ -29,13 +29,16 @@
  *   i1 < 3        a += 2, b += 0, d += 0, out += 4
  *   i2 < 2        a += 0, b += 1, d += 2, out += 2; b read once per i2
  *   i3 < 2        a += 1, b += 0, d += 1, out += 1
+ *
+ * Each counter is the narrowest uint_fastN_t that holds its trip count
+ * and the indices it computes.
  */
 
 /* Begin seed004_three_loops */
 BC_LOOPS
 void seed004_three_loops(const float *BC_RESTRICT a, const float *BC_RESTRICT b, const float *BC_RESTRICT d, float *BC_RESTRICT out)
 {
-	size_t i0, i1, i2, i3;
+	uint_fast8_t i0, i1, i2, i3;
 	const float *d_0 = d;
 	float *out_0 = out;
 	for (i0 = 0; i0 < 2; i0++, d_0 += 4, out_0 += 12) {
