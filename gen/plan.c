@@ -379,13 +379,16 @@ mark_constant_args(struct plan *p)
 
 	for (int i = 0; i < p->nvalues; i++) {
 		struct plan_value *v = &p->value[i];
+		int first, second;
 
 		if (v->kind != VALUE_OP || v->form != FORM_HELPER || !v->calc->is_float
 		    || v->nargs != 2)
 			continue;
+		first = is_constant(p, v->arg[0]);
+		second = is_constant(p, v->arg[1]);
 		for (size_t k = 0; k < sizeof ops / sizeof ops[0]; k++)
-			if (strcmp(v->op->name, ops[k]) == 0 && is_constant(p, v->arg[0]) != is_constant(p, v->arg[1]))
-				v->constant_arg = is_constant(p, v->arg[0]) ? 1 : 2;
+			if (strcmp(v->op->name, ops[k]) == 0 && first != second)
+				v->constant_arg = first ? 1 : 2;
 	}
 }
 
