@@ -918,8 +918,8 @@ plan_build(struct plan *p, const struct bcast *b, const struct plan_request *rq,
 		return -1;
 	p->goal = rq->goal;
 	p->needs_size64 = p->count > PLAN_SIZE32_MAX;
-	p->align_loops = (p->strategy == PLAN_LOOPS || p->strategy == PLAN_BLOCK) && p->nloops > 0
-	                 && rq->goal == GOAL_SPEED;
+	p->has_loops = (p->strategy == PLAN_LOOPS || p->strategy == PLAN_BLOCK) && p->nloops > 0;
+	p->align_loops = p->has_loops && rq->goal == GOAL_SPEED;
 	root = add_node(p, rq, e->root);
 	root = convert(p, root, e->node[e->root].type, rq->out_dtype);
 	if (rq->out_dtype->compute)

@@ -176,6 +176,8 @@ struct plan {
 	int lanes;			/* elements of the narrowest dtype in PLAN_VECTOR_BYTES */
 	int align_loops;		/* the kernel has loops: ask the compiler to start
 					   each on a 32-byte boundary */
+	int has_loops;			/* the kernel runs loops, which gcc could make calls to
+					   memcpy or memset that a freestanding build lacks */
 	int slp_only;			/* the loop around a block is shorter than a vector:
 					   ask the compiler to vectorize the block, not
 					   across that loop's iterations */

@@ -10,6 +10,13 @@
 #pragma STDC FP_CONTRACT OFF
 #endif
 
+
+/* No loop made a call to memcpy or memset, which a freestanding build
+ * need not have (gcc makes such calls even with -ffreestanding). */
+#if defined(__GNUC__) && !defined(__clang__) && !__STDC_HOSTED__
+#pragma GCC optimize("no-tree-loop-distribute-patterns")
+#endif
+
 #include "f16_relu_bias.h"
 #include "bc.h"
 
