@@ -483,22 +483,22 @@ static inline double bc_heaviside_f64(double x, double h0)
  */
 #if !defined(BC_PORTABLE_MATH) && defined(__GNUC__)
 #if defined(__x86_64__)
-#define BC__HW_SQRT_F32(r, a) __asm__("sqrtss %1, %0" : "=x"(r) : "x"(a))
-#define BC__HW_SQRT_F64(r, a) __asm__("sqrtsd %1, %0" : "=x"(r) : "x"(a))
+#define BC__HW_SQRT_F32(r) __asm__("sqrtss %0, %0" : "+x"(r))
+#define BC__HW_SQRT_F64(r) __asm__("sqrtsd %0, %0" : "+x"(r))
 #elif defined(__aarch64__)
-#define BC__HW_SQRT_F32(r, a) __asm__("fsqrt %s0, %s1" : "=w"(r) : "w"(a))
-#define BC__HW_SQRT_F64(r, a) __asm__("fsqrt %d0, %d1" : "=w"(r) : "w"(a))
+#define BC__HW_SQRT_F32(r) __asm__("fsqrt %s0, %s0" : "+w"(r))
+#define BC__HW_SQRT_F64(r) __asm__("fsqrt %d0, %d0" : "+w"(r))
 #elif defined(__arm__) && defined(__ARM_FP)
 #if __ARM_FP & 4
-#define BC__HW_SQRT_F32(r, a) __asm__("vsqrt.f32 %0, %1" : "=t"(r) : "t"(a))
+#define BC__HW_SQRT_F32(r) __asm__("vsqrt.f32 %0, %0" : "+t"(r))
 #endif
 #if __ARM_FP & 8
-#define BC__HW_SQRT_F64(r, a) __asm__("vsqrt.f64 %P0, %P1" : "=w"(r) : "w"(a))
+#define BC__HW_SQRT_F64(r) __asm__("vsqrt.f64 %P0, %P0" : "+w"(r))
 #endif
 #elif defined(__riscv) && defined(__riscv_flen) && defined(__riscv_fdiv)
-#define BC__HW_SQRT_F32(r, a) __asm__("fsqrt.s %0, %1" : "=f"(r) : "f"(a))
+#define BC__HW_SQRT_F32(r) __asm__("fsqrt.s %0, %0" : "+f"(r))
 #if __riscv_flen >= 64
-#define BC__HW_SQRT_F64(r, a) __asm__("fsqrt.d %0, %1" : "=f"(r) : "f"(a))
+#define BC__HW_SQRT_F64(r) __asm__("fsqrt.d %0, %0" : "+f"(r))
 #endif
 #endif
 #if defined(__SSE4_1__) || defined(__aarch64__)
@@ -568,7 +568,7 @@ static inline T bc__sqrt_##S(T a)                                             \
 {                                                                             \
 	const int w = MB + 4 - (MB & 1);                                         \
 	const U hid = (U)1 << MB;                                                \
-	U u = bc__##S##_bits(a), m, q = 0, rem = 0, t;                           \
+	U u = bc__##S##_bits(a), m, q = 0, rem = 0, t, d;                        \
 	int e, k, i;                                                             \
                                                                               \
 	if (u >> (N - 1)) {                      /* -0, negative, -NaN */       \
@@ -595,15 +595,13 @@ static inline T bc__sqrt_##S(T a)                                             \
 	}                                                                        \
 	k = e + BIAS;                /* E + 2 BIAS: positive, of E's parity */   \
 	m <<= w - MB - 2 + (k & 1);                                              \
-	for (i = 0; i < MB + 2; i++) {                                           \
+	for (i = 0; i < MB + 2; i++) {       /* no branch: the digit is 50:50 */\
 		rem = rem << 2 | m >> (w - 2);                                      \
 		m = (m << 2) & (((U)1 << w) - 1u);                                  \
 		t = q << 2 | 1u;                                                    \
-		q <<= 1;                                                            \
-		if (rem >= t) {                                                     \
-			rem -= t;                                                   \
-			q |= 1u;                                                    \
-		}                                                                   \
+		d = (U)(rem >= t);                   /* the next digit */           \
+		rem -= t & (0u - d);                                                \
+		q = q << 1 | d;                                                     \
 	}                                                                        \
 	/* k / 2 is floor(E / 2) biased; the significand t has its hidden bit,  \
 	 * and a carry out of rounding moves the exponent up. */               \
@@ -681,9 +679,9 @@ BC__EXACT(f64, double, uint64_t, 64, 52, 1023, )
 static inline float bc_sqrt_f32(float a)
 {
 #ifdef BC__HW_SQRT_F32
-	float r;
+	float r = a;
 
-	BC__HW_SQRT_F32(r, a);
+	BC__HW_SQRT_F32(r);
 	return r;
 #else
 	return bc__sqrt_f32(a);
@@ -692,9 +690,9 @@ static inline float bc_sqrt_f32(float a)
 static inline double bc_sqrt_f64(double a)
 {
 #ifdef BC__HW_SQRT_F64
-	double r;
+	double r = a;
 
-	BC__HW_SQRT_F64(r, a);
+	BC__HW_SQRT_F64(r);
 	return r;
 #else
 	return bc__sqrt_f64(a);

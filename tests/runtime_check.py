@@ -36,6 +36,7 @@ Run by tests/t050-runtime.t with /usr/bin/python3 (which has NumPy).
      most of the work, and the sanitizers see the same helpers in the
      other checks), every f16 for unary ops.
 """
+import concurrent.futures
 import math
 import os
 import re
@@ -90,6 +91,13 @@ FLOAT_ANY_NAN = ["pow", "atan2", "exp", "log"]
 
 warnings.simplefilter("ignore")
 np.seterr(all="ignore")
+
+
+def parallel(fn, items):
+    """[fn(item) for item in items], two at a time (compilers and the
+    check program are single-threaded; the machine may be shared)."""
+    with concurrent.futures.ThreadPoolExecutor(max_workers=2) as pool:
+        return list(pool.map(fn, items))
 
 
 def run(cmd, **kw):
@@ -161,9 +169,10 @@ def no_math_file():
 
 
 def freestanding_file(prec):
-    """C source that calls every bc.h helper of one precision once: prec
-    "f32" (f32 and f16 helpers, float to integer conversions, and the
-    integer helpers) or "f64" (f64 helpers, double to integer and f16)."""
+    """C source that calls every float helper of bc.h for one precision
+    once: prec "f32" (f32 and f16 helpers, float to integer and f16
+    conversions) or "f64" (f64 helpers, double to integer and f16). (The
+    integer helpers are checked on Cortex-M4 in compile_checks.)"""
     L = ['#include "bc.h"', ""]
 
     def fn(ret, name, params, body):
@@ -193,15 +202,6 @@ def freestanding_file(prec):
                "return bc_%s_f16(a, b);" % op)
         fn("bc_f16", "sqrt_f16", "bc_f16 h",
            "return bc_f32_to_f16(bc_sqrt_f32(bc_f16_to_f32(h)));")
-        for i, dt, _ in INTS:
-            it = np.dtype(dt).name + "_t"
-            for op in INT_BIN:
-                fn(it, op + "_" + i, "%s a, %s b" % (it, it),
-                   "return bc_%s_%s(a, b);" % (op, i))
-            for op in INT_UN:
-                fn(it, op + "_" + i, "%s a" % it,
-                   "return bc_%s_%s(a);" % (op, i))
-            fn(it, "wrap_" + i, "uint64_t u", "return bc_wrap_%s(u);" % i)
     return "\n".join(L) + "\n"
 
 
@@ -264,38 +264,56 @@ def freestanding_checks(tap, tmp):
         files[prec] = os.path.join(tmp, "fs_%s.c" % prec)
         with open(files[prec], "w") as f:
             f.write(freestanding_file(prec))
+    jobs, present = [], []
     for tname, cc, flags in TARGETS:
-        name = "bc.h alone, freestanding on %s (%s)" % (tname, " ".join(flags))
-        if not (shutil.which(cc) and shutil.which(cc[:-3] + "nm") and
-                shutil.which(cc[:-3] + "objdump")):
-            tap.skip(name, "%s not installed" % cc)
+        ok = (shutil.which(cc) and shutil.which(cc[:-3] + "nm") and
+              shutil.which(cc[:-3] + "objdump"))
+        present.append(ok)
+        if ok:
+            for opt in ("-O0", "-Os", "-O2"):
+                for prec in ("f32", "f64"):
+                    obj = os.path.join(tmp, "fs_%s_%s%s.o" % (
+                        tname, prec, opt))
+                    jobs.append((tname, cc, flags, opt, prec, obj))
+
+    def build(job):
+        tname, cc, flags, opt, prec, obj = job
+        cmd = [cc] + flags + FREESTANDING + [opt] + inc + \
+            ["-c", files[prec], "-o", obj]
+        rc, out = run(cmd)
+        syms, tools = (referenced_symbols(cc, obj) if rc == 0
+                       else (None, ""))
+        return cmd, rc, out, syms, tools
+    results = dict(zip([j[-1] for j in jobs], parallel(build, jobs)))
+
+    for (tname, cc, flags), ok in zip(TARGETS, present):
+        if not ok:
+            tap.skip("bc.h alone, freestanding on %s (%s)"
+                     % (tname, " ".join(flags)), "%s not installed" % cc)
             continue
         used = set()
-        for opt in ("-O0", "-Os", "-O2"):
-            for prec in ("f32", "f64"):
-                obj = os.path.join(tmp, "fs.o")
-                cmd = [cc] + flags + FREESTANDING + [opt] + inc + \
-                    ["-c", files[prec], "-o", obj]
-                rc, out = run(cmd)
-                what = "%s helpers of bc.h build freestanding, strict, " \
-                    "for %s %s" % (prec, tname, opt)
-                if not tap.ok(rc == 0 and out.strip() == "", what,
-                              [" ".join(cmd), out]):
-                    continue
-                syms, tools = referenced_symbols(cc, obj)
-                bad = [x for x in (syms or []) if not LIBGCC.match(x)]
-                dbl = [x for x in (syms or []) if DOUBLE_HELPER.match(x)]
-                if prec == "f32":
-                    bad += dbl
-                used.update(syms or [])
-                tap.ok(syms is not None and not bad,
-                       "%s helpers of bc.h on %s %s need only libgcc%s" % (
-                           prec, tname, opt,
-                           ", and no double helper" if prec == "f32" else ""),
-                       ["not libgcc%s: %s" % (
-                           " or a double helper" if prec == "f32" else "",
-                           " ".join(bad)),
-                        " ".join(cmd)] if syms is not None else [tools])
+        for job in jobs:
+            if job[0] != tname:
+                continue
+            _, _, _, opt, prec, obj = job
+            cmd, rc, out, syms, tools = results[obj]
+            what = "%s helpers of bc.h build freestanding, strict, " \
+                "for %s %s" % (prec, tname, opt)
+            if not tap.ok(rc == 0 and out.strip() == "", what,
+                          [" ".join(cmd), out]):
+                continue
+            bad = [x for x in (syms or []) if not LIBGCC.match(x)]
+            if prec == "f32":
+                bad += [x for x in (syms or []) if DOUBLE_HELPER.match(x)]
+            used.update(syms or [])
+            tap.ok(syms is not None and not bad,
+                   "%s helpers of bc.h on %s %s need only libgcc%s" % (
+                       prec, tname, opt,
+                       ", and no double helper" if prec == "f32" else ""),
+                   ["not libgcc%s: %s" % (
+                       " or a double helper" if prec == "f32" else "",
+                       " ".join(bad)),
+                    " ".join(cmd)] if syms is not None else [tools])
         tap.comment("%s: libgcc helpers used: %s" % (
             tname, " ".join(sorted(used)) or "none"))
 
@@ -327,13 +345,18 @@ def compile_checks(tap, tmp):
         ("arm-none-eabi-gcc", "arm-none-eabi-gcc C99 strict, Cortex-M4 -Os",
          ["-std=c99"] + STRICT + ["-mcpu=cortex-m4", "-mthumb", "-Os"], src),
     ]
-    for cc, name, flags, file in cases:
+    def build(case):
+        cc, name, flags, file = case
         if not shutil.which(cc):
+            return None
+        cmd = [cc] + flags + inc + ["-c", file, "-o", obj + name + ".o"]
+        return cmd, run(cmd)
+    for (cc, name, _, _), res in zip(cases, parallel(build, cases)):
+        if res is None:
             tap.skip("headers compile warning-free: " + name,
                      "%s not installed" % cc)
             continue
-        cmd = [cc] + flags + inc + ["-c", file, "-o", obj]
-        rc, out = run(cmd)
+        cmd, (rc, out) = res
         tap.ok(rc == 0 and out.strip() == "",
                "headers compile warning-free: " + name,
                [" ".join(cmd), out])
@@ -936,18 +959,20 @@ def body(tap, tmp):
         int_h[s] = int_to_f16_inputs(dt, bits, rng)
         int_h[s].tofile(os.path.join(indir, "in.%s.h" % s))
 
-    # name, compiler flags, arguments: the f16 pairs, the bulk of the
-    # work, only without the sanitizers (which see their helpers elsewhere)
+    # name, compiler flags, arguments: the bulk of the work (f16 pairs,
+    # the exact binary helpers' pairs) only in the plain -O2 build; the
+    # others see the same helpers on the smaller inputs (the sanitizers),
+    # or differ only in sqrt, floor and ceil (portable code, SSE4.1)
     builds = [
         ("asan+ubsan", ["-fsanitize=address,undefined,float-cast-overflow",
                         "-fno-sanitize-recover=all", "-g"],
-         ["--no-f16-pairs"]),
+         ["--quick"]),
         ("-O2", [], []),
         ("-O2 -DBC_PORTABLE_MATH", ["-DBC_PORTABLE_MATH"],
-         ["--no-f16-pairs"]),
+         ["--quick"]),
     ]
     if has_sse41():
-        builds.append(("-O2 -msse4.1", ["-msse4.1"], ["--no-f16-pairs"]))
+        builds.append(("-O2 -msse4.1", ["-msse4.1"], ["--quick"]))
     else:
         tap.skip("build runtime_check.c (-O2 -msse4.1)",
                  "this CPU has no SSE4.1")
@@ -955,17 +980,24 @@ def body(tap, tmp):
     env = dict(os.environ)
     env["ASAN_OPTIONS"] = "detect_leaks=0:abort_on_error=0"
     env["UBSAN_OPTIONS"] = "print_stacktrace=1:halt_on_error=1"
-    for name, extra, args in builds:
-        exe = os.path.join(tmp, "runtime_check_" + str(len(outs)))
+
+    def build_and_run(k):
+        name, extra, args = builds[k]
+        exe = os.path.join(tmp, "runtime_check_%d" % k)
+        od = os.path.join(tmp, "out%d" % k)
         cmd = (["gcc", "-std=c99", "-O2"] + STRICT + extra +
                ["-I" + RUNTIME, CHECK_C, "-o", exe, "-lm"])
-        rc, out = run(cmd)
-        if not tap.ok(rc == 0, "build runtime_check.c (%s)" % name,
-                      [" ".join(cmd), out]):
-            continue
-        od = os.path.join(tmp, "out" + str(len(outs)))
+        built = run(cmd)
+        if built[0] != 0:
+            return cmd, built, None, od
         os.mkdir(od)
-        rc, out = run([exe, indir, od] + args, env=env)
+        return cmd, built, run([exe, indir, od] + args, env=env), od
+    results = parallel(build_and_run, range(len(builds)))
+    for (name, extra, args), (cmd, built, ran, od) in zip(builds, results):
+        if not tap.ok(built[0] == 0, "build runtime_check.c (%s)" % name,
+                      [" ".join(cmd), built[1]]):
+            continue
+        rc, out = ran
         if tap.ok(rc == 0, "run runtime_check (%s)" % name,
                   ["exit status %d" % rc, out[-3000:]]):
             outs.append((name, od, not args))
@@ -1074,9 +1106,9 @@ def body(tap, tmp):
                 lambda got, exp=exp, ui=ui: np.nonzero(
                     exp.view(ui) != got.view(ui))[0],
                 lambda bad, got, exp=exp, a=a, b=b, ffmt=ffmt: mismatches(
-                    bad, a, b, exp, got, ffmt))
+                    bad, a, b, exp, got, ffmt), pairs_only=not unary)
             tap.ok(good, "bc_%s_%s matches NumPy bit for bit (%s; %s)" %
-                   (op, s, what, names), diag)
+                   (op, s, what, names if unary else pair_names), diag)
 
     # conversions
     f2f64 = f2f.astype(np.float64)
