@@ -455,8 +455,10 @@ static inline double bc_heaviside_f64(double x, double h0)
  *     ceil(-0.5) = -0.0); a NaN comes out quiet, sign and payload kept;
  *   - sqrt is correctly rounded; sqrt(-0.0) = -0.0; a NaN comes out
  *     quiet; a negative number (and -inf) gives x86-64's default NaN,
- *     0xffc00000 / 0xfff8000000000000 (with the hardware instruction on
- *     ARM and RISC-V: that target's default NaN, the positive one);
+ *     0xffc00000 / 0xfff8000000000000.  (Where the target's instruction
+ *     is used, NaN results are that target's: ARM's default NaN is the
+ *     positive 0x7fc00000; RISC-V gives its canonical NaN, 0x7fc00000,
+ *     for any NaN, without sign or payload.  Numbers are the same.);
  *   - fmod(a, b) has the sign of a and is always exact: a NaN a gives a
  *     made quiet, else a NaN b gives b made quiet; an infinite a or a
  *     zero b gives the default NaN as above; an infinite b gives a.
@@ -808,8 +810,8 @@ BC__DIVMOD(f64, double, )
  *   - Conversions, all bit for bit: f32 and f64 to f16 by bc_f32_to_f16
  *     and bc_f64_to_f16 (the first over all 2^32 floats once); f16 to
  *     f32 by bc_f16_to_f32; f16 to an integer type T by
- *     bc_f2T(bc_f16_to_f32(h)), NumPy's astype wherever the value fits
- *     (outside, bc_f2T saturates and gives 0 for NaN, where NumPy's
+ *     bc_f32_to_T(bc_f16_to_f32(h)), NumPy's astype wherever the value
+ *     fits (outside, it saturates and gives 0 for NaN, where NumPy's
  *     float-to-int cast is undefined).  An integer type to f16: NumPy
  *     converts to float first, then rounds (npy_float_to_half((float)x)),
  *     int64 and uint64 too, and so does bc_f32_to_f16((float)x); for
