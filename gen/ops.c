@@ -7,7 +7,7 @@
 ** undefined behaviour (runtime/bc.h, bc_math.h); the plan puts them
 ** together and converts between dtypes. Conversions: integer to integer
 ** wraps, to and between floats rounds to nearest, float to integer
-** truncates and saturates, NaN giving 0 (bc_f2T). f16 is computed in
+** truncates and saturates, NaN giving 0 (bc_f32_to_T, bc_f64_to_T). f16 is computed in
 ** f32 and rounded back after each operation.
 */
 #include <math.h>
@@ -17,17 +17,17 @@
 #include "ops.h"
 
 static const struct dtype dtypes[] = {
-	{"f16", 1, 1, 16, "f32"},
-	{"f32", 1, 1, 32, NULL},
-	{"f64", 1, 1, 64, NULL},
-	{"i8", 0, 1, 8, NULL},
-	{"i16", 0, 1, 16, NULL},
-	{"i32", 0, 1, 32, NULL},
-	{"i64", 0, 1, 64, NULL},
-	{"u8", 0, 0, 8, NULL},
-	{"u16", 0, 0, 16, NULL},
-	{"u32", 0, 0, 32, NULL},
-	{"u64", 0, 0, 64, NULL},
+	{"f16", 1,           1, 16, "f32"},
+	{"f32", 1,           1, 32, NULL},
+	{"f64", 1,           1, 64, NULL},
+	{"i8", 0,           1, 8, NULL},
+	{"i16", 0,           1, 16, NULL},
+	{"i32", 0,           1, 32, NULL},
+	{"i64", 0,           1, 64, NULL},
+	{"u8", 0,           0, 8, NULL},
+	{"u16", 0,           0, 16, NULL},
+	{"u32", 0,           0, 32, NULL},
+	{"u64", 0,           0, 64, NULL},
 	{NULL, 0, 0, 0, NULL}
 };
 
@@ -38,50 +38,50 @@ static const struct dtype dtypes[] = {
 #define ADD FMA_ADD
 
 static const struct op ops[] = {
-	/* name            alias          func     args  kind        types helper   infix libm fma f16 symbol */
-	{"add",           "add",         NULL,    1, 0, OP_ARITH,   ANY, "add",      1, 0, ADD, 0, "+"},
-	{"subtract",      "sub",         NULL,    2, 2, OP_ARITH,   ANY, "sub",      1, 0, ADD, 0, "-"},
-	{"multiply",      "mul",         NULL,    1, 0, OP_ARITH,   ANY, "mul",      1, 0, MUL, 0, "*"},
-	{"divide",        "div",         NULL,    2, 2, OP_ARITH,   ANY, "div",      1, 0, 0, 0, "/"},
-	{"floor_divide",  "floordiv",    NULL,    2, 2, OP_ARITH,   ANY, "floordiv", 0, 1, 0, 0, "//"},
-	{"remainder",     "mod",         NULL,    2, 2, OP_ARITH,   ANY, "mod",      0, 1, 0, 0, "%"},
-	{"fmod",          "fmod",        "fmod",  2, 2, OP_ARITH,   ANY, "fmod",     0, 1, 0, 0, "fmod"},
-	{"power",         "pow",         "pow",   2, 2, OP_ARITH,   ANY, "pow",      0, 1, 0, 0, "**"},
-	{"maximum",       "max",         "max",   1, 0, OP_ARITH,   ANY, "max",      0, 0, 0, 1, "maximum"},
-	{"minimum",       "min",         "min",   1, 0, OP_ARITH,   ANY, "min",      0, 0, 0, 1, "minimum"},
-	{"fmax",          "fmax",        "fmax",  2, 2, OP_ARITH,   ANY, "fmax",     0, 0, 0, 1, "fmax"},
-	{"fmin",          "fmin",        "fmin",  2, 2, OP_ARITH,   ANY, "fmin",     0, 0, 0, 1, "fmin"},
-	{"negative",      "neg",         NULL,    1, 1, OP_ARITH,   ANY, "neg",      1, 0, 0, 0, "-"},
-	{"absolute",      "abs",         "abs",   1, 1, OP_ARITH,   ANY, "abs",      0, 1, 0, 0, "absolute"},
-	{"sqrt",          "sqrt",        "sqrt",  1, 1, OP_ARITH,   FLT, "sqrt",     0, 1, 0, 0, "sqrt"},
-	{"exp",           "exp",         "exp",   1, 1, OP_ARITH,   FLT, "exp",      0, 1, 0, 0, "exp"},
-	{"log",           "log",         "log",   1, 1, OP_ARITH,   FLT, "log",      0, 1, 0, 0, "log"},
-	{"floor",         "floor",       "floor", 1, 1, OP_ARITH,   FLT, "floor",    0, 1, 0, 0, "floor"},
-	{"ceil",          "ceil",        "ceil",  1, 1, OP_ARITH,   FLT, "ceil",     0, 1, 0, 0, "ceil"},
-	{"copysign",      "copysign",    "copysign", 2, 2, OP_ARITH, FLT, "copysign", 0, 0, 0, 0, "copysign"},
-	{"hypot",         "hypot",       "hypot", 2, 2, OP_ARITH,   FLT, "hypot",    0, 1, 0, 0, "hypot"},
-	{"arctan2",       "atan2",       "atan2", 2, 2, OP_ARITH,   FLT, "atan2",    0, 1, 0, 0, "arctan2"},
-	{"logaddexp",     "logaddexp",   "logaddexp", 2, 2, OP_ARITH, FLT, "logaddexp", 0, 1, 0, 0, "logaddexp"},
-	{"heaviside",     "heaviside",   "heaviside", 2, 2, OP_ARITH, FLT, "heaviside", 0, 0, 0, 0, "heaviside"},
-	{"equal",         "eq",          NULL,    2, 2, OP_COMPARE, ANY, "eq",       0, 0, 0, 0, "=="},
-	{"not_equal",     "ne",          NULL,    2, 2, OP_COMPARE, ANY, "ne",       0, 0, 0, 0, "!="},
-	{"less",          "lt",          NULL,    2, 2, OP_COMPARE, ANY, "lt",       0, 0, 0, 0, "<"},
-	{"less_equal",    "le",          NULL,    2, 2, OP_COMPARE, ANY, "le",       0, 0, 0, 0, "<="},
-	{"greater",       "gt",          NULL,    2, 2, OP_COMPARE, ANY, "gt",       0, 0, 0, 0, ">"},
-	{"greater_equal", "ge",          NULL,    2, 2, OP_COMPARE, ANY, "ge",       0, 0, 0, 0, ">="},
-	{"logical_and",   "and",         NULL,    2, 2, OP_LOGICAL, ANY, NULL,       0, 0, 0, 0, "and"},
-	{"logical_or",    "or",          NULL,    2, 2, OP_LOGICAL, ANY, NULL,       0, 0, 0, 0, "or"},
-	{"logical_xor",   "xor",         NULL,    2, 2, OP_LOGICAL, ANY, NULL,       0, 0, 0, 0, "xor"},
-	{"logical_not",   "not",         NULL,    1, 1, OP_LOGICAL, ANY, NULL,       0, 0, 0, 0, "not"},
-	{"bitwise_and",   "bitwise_and", NULL,    2, 2, OP_ARITH,   INT, "and",      0, 0, 0, 0, "&"},
-	{"bitwise_or",    "bitwise_or",  NULL,    2, 2, OP_ARITH,   INT, "or",       0, 0, 0, 0, "|"},
-	{"bitwise_xor",   "bitwise_xor", NULL,    2, 2, OP_ARITH,   INT, "xor",      0, 0, 0, 0, "^"},
-	{"invert",        "invert",      NULL,    1, 1, OP_ARITH,   INT, "not",      0, 0, 0, 0, "~"},
-	{"left_shift",    "shl",         NULL,    2, 2, OP_ARITH,   INT, "shl",      0, 0, 0, 0, "<<"},
-	{"right_shift",   "shr",         NULL,    2, 2, OP_ARITH,   INT, "shr",      0, 0, 0, 0, ">>"},
-	{"where",         "where",       "where", 3, 3, OP_SELECT,  ANY, NULL,       0, 0, 0, 0, "where"},
-	{"copy",          "copy",        NULL,    1, 1, OP_COPY,    ANY, NULL,       0, 0, 0, 0, "copy"},
-	{NULL, NULL, NULL, 0, 0, OP_ARITH, ANY, NULL, 0, 0, 0, 0, NULL}
+	/* name            alias          func     args  kind        types helper   infix libm        fma f16 symbol */
+	{"add",           "add",         NULL,    1, 0, OP_ARITH,   ANY, "add",      1, NULL,        ADD, 0, "+"},
+	{"subtract",      "sub",         NULL,    2, 2, OP_ARITH,   ANY, "sub",      1, NULL,        ADD, 0, "-"},
+	{"multiply",      "mul",         NULL,    1, 0, OP_ARITH,   ANY, "mul",      1, NULL,        MUL, 0, "*"},
+	{"divide",        "div",         NULL,    2, 2, OP_ARITH,   ANY, "div",      1, NULL,        0, 0, "/"},
+	{"floor_divide",  "floordiv",    NULL,    2, 2, OP_ARITH,   ANY, "floordiv", 0, NULL,        0, 0, "//"},
+	{"remainder",     "mod",         NULL,    2, 2, OP_ARITH,   ANY, "mod",      0, NULL,        0, 0, "%"},
+	{"fmod",          "fmod",        "fmod",  2, 2, OP_ARITH,   ANY, "fmod",     0, NULL,        0, 0, "fmod"},
+	{"power",         "pow",         "pow",   2, 2, OP_ARITH,   ANY, "pow",      0, "pow",       0, 0, "**"},
+	{"maximum",       "max",         "max",   1, 0, OP_ARITH,   ANY, "max",      0, NULL,        0, 1, "maximum"},
+	{"minimum",       "min",         "min",   1, 0, OP_ARITH,   ANY, "min",      0, NULL,        0, 1, "minimum"},
+	{"fmax",          "fmax",        "fmax",  2, 2, OP_ARITH,   ANY, "fmax",     0, NULL,        0, 1, "fmax"},
+	{"fmin",          "fmin",        "fmin",  2, 2, OP_ARITH,   ANY, "fmin",     0, NULL,        0, 1, "fmin"},
+	{"negative",      "neg",         NULL,    1, 1, OP_ARITH,   ANY, "neg",      1, NULL,        0, 0, "-"},
+	{"absolute",      "abs",         "abs",   1, 1, OP_ARITH,   ANY, "abs",      0, NULL,        0, 0, "absolute"},
+	{"sqrt",          "sqrt",        "sqrt",  1, 1, OP_ARITH,   FLT, "sqrt",     0, NULL,        0, 0, "sqrt"},
+	{"exp",           "exp",         "exp",   1, 1, OP_ARITH,   FLT, "exp",      0, "exp",       0, 0, "exp"},
+	{"log",           "log",         "log",   1, 1, OP_ARITH,   FLT, "log",      0, "log",       0, 0, "log"},
+	{"floor",         "floor",       "floor", 1, 1, OP_ARITH,   FLT, "floor",    0, NULL,        0, 0, "floor"},
+	{"ceil",          "ceil",        "ceil",  1, 1, OP_ARITH,   FLT, "ceil",     0, NULL,        0, 0, "ceil"},
+	{"copysign",      "copysign",    "copysign", 2, 2, OP_ARITH, FLT, "copysign", 0, NULL,        0, 0, "copysign"},
+	{"hypot",         "hypot",       "hypot", 2, 2, OP_ARITH,   FLT, "hypot",    0, "hypot",     0, 0, "hypot"},
+	{"arctan2",       "atan2",       "atan2", 2, 2, OP_ARITH,   FLT, "atan2",    0, "atan2",     0, 0, "arctan2"},
+	{"logaddexp",     "logaddexp",   "logaddexp", 2, 2, OP_ARITH, FLT, "logaddexp", 0, "exp log1p", 0, 0, "logaddexp"},
+	{"heaviside",     "heaviside",   "heaviside", 2, 2, OP_ARITH, FLT, "heaviside", 0, NULL,        0, 0, "heaviside"},
+	{"equal",         "eq",          NULL,    2, 2, OP_COMPARE, ANY, "eq",       0, NULL,        0, 0, "=="},
+	{"not_equal",     "ne",          NULL,    2, 2, OP_COMPARE, ANY, "ne",       0, NULL,        0, 0, "!="},
+	{"less",          "lt",          NULL,    2, 2, OP_COMPARE, ANY, "lt",       0, NULL,        0, 0, "<"},
+	{"less_equal",    "le",          NULL,    2, 2, OP_COMPARE, ANY, "le",       0, NULL,        0, 0, "<="},
+	{"greater",       "gt",          NULL,    2, 2, OP_COMPARE, ANY, "gt",       0, NULL,        0, 0, ">"},
+	{"greater_equal", "ge",          NULL,    2, 2, OP_COMPARE, ANY, "ge",       0, NULL,        0, 0, ">="},
+	{"logical_and",   "and",         NULL,    2, 2, OP_LOGICAL, ANY, NULL,       0, NULL,        0, 0, "and"},
+	{"logical_or",    "or",          NULL,    2, 2, OP_LOGICAL, ANY, NULL,       0, NULL,        0, 0, "or"},
+	{"logical_xor",   "xor",         NULL,    2, 2, OP_LOGICAL, ANY, NULL,       0, NULL,        0, 0, "xor"},
+	{"logical_not",   "not",         NULL,    1, 1, OP_LOGICAL, ANY, NULL,       0, NULL,        0, 0, "not"},
+	{"bitwise_and",   "bitwise_and", NULL,    2, 2, OP_ARITH,   INT, "and",      0, NULL,        0, 0, "&"},
+	{"bitwise_or",    "bitwise_or",  NULL,    2, 2, OP_ARITH,   INT, "or",       0, NULL,        0, 0, "|"},
+	{"bitwise_xor",   "bitwise_xor", NULL,    2, 2, OP_ARITH,   INT, "xor",      0, NULL,        0, 0, "^"},
+	{"invert",        "invert",      NULL,    1, 1, OP_ARITH,   INT, "not",      0, NULL,        0, 0, "~"},
+	{"left_shift",    "shl",         NULL,    2, 2, OP_ARITH,   INT, "shl",      0, NULL,        0, 0, "<<"},
+	{"right_shift",   "shr",         NULL,    2, 2, OP_ARITH,   INT, "shr",      0, NULL,        0, 0, ">>"},
+	{"where",         "where",       "where", 3, 3, OP_SELECT,  ANY, NULL,       0, NULL,        0, 0, "where"},
+	{"copy",          "copy",        NULL,    1, 1, OP_COPY,    ANY, NULL,       0, NULL,        0, 0, "copy"},
+	{NULL, NULL, NULL, 0, 0, OP_ARITH, ANY, NULL, 0, NULL, 0, 0, NULL}
 };
 
 const struct dtype *
@@ -262,10 +262,38 @@ op_check(const struct op *op, int nargs, const struct dtype *t, struct strbuf *e
 	return 0;
 }
 
+/*
+** Return whether OP on values of dtype T needs the C library: its helper
+** is then in bc_math.h, which includes <math.h>. Only floats do; every
+** other helper is in bc.h and needs no library.
+*/
 int
 op_needs_libm(const struct op *op, const struct dtype *t)
 {
-	return t->is_float && op->libm;
+	return t->is_float && op->libm != NULL;
+}
+
+/*
+** Append the C library functions OP's helper calls on values of dtype T,
+** separated by spaces ("expf log1pf"), or nothing if it calls none. The
+** row names the double ones; f32 (and f16, computed in f32) calls the
+** float ones, which C names with a suffix f.
+*/
+void
+op_libm_calls(struct strbuf *sb, const struct op *op, const struct dtype *t)
+{
+	const char *suffix = strcmp(dtype_compute(t)->name, "f32") == 0 ? "f" : "";
+	const char *s = op->libm;
+
+	if (!op_needs_libm(op, t))
+		return;
+	while (*s) {
+		size_t n = strcspn(s, " ");
+
+		sb_printf(sb, "%s%.*s%s", s == op->libm ? "" : " ", (int)n, s, suffix);
+		s += n;
+		s += strspn(s, " ");
+	}
 }
 
 /* Append the formula for comments: "x + y", "maximum(x, y)", "~x". */

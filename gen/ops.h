@@ -56,7 +56,10 @@ struct op {
 	enum op_types types;	/* the dtypes it applies to */
 	const char *helper;	/* the runtime's bc_HELPER_T computes it */
 	int exact_infix;	/* floats: C's operator gives NumPy's result instead */
-	int libm;		/* floats: the helper is in bc_math.h */
+	const char *libm;	/* floats: the C library functions its helper (in
+				   bc_math.h) calls, as named for double ("exp log1p";
+				   for float each with a suffix f), or NULL: none, the
+				   helper is in bc.h */
 	int fma_part;		/* FMA_MULTIPLY or FMA_ADD: a * b + c may fuse */
 	int f16_exact;		/* bc_HELPER_f16 gives NumPy's f16 result from f16 values */
 	const char *symbol;	/* in formulas: "x + y", as NumPy writes it */
@@ -78,5 +81,6 @@ int op_check(const struct op *op, int nargs, const struct dtype *t,
 void op_formula(struct strbuf *sb, const struct op *op, const char *const *names,
                 int nargs);
 int op_needs_libm(const struct op *op, const struct dtype *t);
+void op_libm_calls(struct strbuf *sb, const struct op *op, const struct dtype *t);
 
 #endif

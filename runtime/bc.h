@@ -64,15 +64,15 @@
 #endif
 
 /*
- * BC__SIGNED(S, T, U, W, N, MAX, FMIN, FMAX) defines the helpers of one
- * signed type: S the suffix, T the type, U the unsigned type of the same
- * width, W the unsigned work type, N the width in bits, MAX the largest T,
- * FMIN / FMAX the doubles just beyond the range (MIN - 1 and MAX + 1,
- * as far as double can tell).
+ * BC__SIGNED(S, T, U, W, N, MAX, LIM) defines the helpers of one signed
+ * type: S the suffix, T the type, U the unsigned type of the same width,
+ * W the unsigned work type, N the width in bits, MAX the largest T, LIM
+ * 2^(N-1) as a double literal (MAX + 1, and -MIN).
  *
- * BC__UNSIGNED(S, T, W, N, FMAX) does the same for an unsigned type.
+ * BC__UNSIGNED(S, T, W, N, LIM) does the same for an unsigned type, with
+ * LIM 2^N.
  */
-#define BC__SIGNED(S, T, U, W, N, MAX, FMIN, FMAX)                            \
+#define BC__SIGNED(S, T, U, W, N, MAX, LIM)                            \
                                                                               \
 /* bc__u2s_S(v): the unsigned value v read as two's complement T, without  \
  * implementation-defined conversion (compiles to nothing).                 \
@@ -175,18 +175,28 @@ static inline T bc_and_##S(T a, T b) { return bc__u2s_##S((U)((W)a & (W)b)); } \
 static inline T bc_or_##S(T a, T b) { return bc__u2s_##S((U)((W)a | (W)b)); }  \
 static inline T bc_xor_##S(T a, T b) { return bc__u2s_##S((U)((W)a ^ (W)b)); } \
                                                                               \
-/* Double to T: NaN gives 0, others truncate toward zero and saturate to    \
- * [MIN, MAX].  (NumPy leaves out-of-range float to int conversion          \
- * undefined; this is the defined choice.) */                                \
-static inline T bc_f2##S(double v)                                            \
+/* Float to T: bc_f32_to_S(float), bc_f64_to_S(double).  NaN gives 0,    \
+ * others truncate toward zero and saturate to [MIN, MAX].  (NumPy leaves  \
+ * out-of-range float to int conversion undefined; this is the defined     \
+ * choice.)  LIM is 2^(N-1), exact in both types; the float version        \
+ * compares with float constants only, so no double is involved at any    \
+ * -O level (values between -LIM - 1 and -LIM truncate to MIN as well). */ \
+static inline T bc_f32_to_##S(float v)                                        \
 {                                                                             \
 	if (v != v) return 0;                                                    \
-	if (v >= FMAX) return (T)MAX;                                            \
-	if (v <= FMIN) return (T)(-(T)MAX - 1);                                  \
+	if (v >= LIM##f) return (T)MAX;                                          \
+	if (v < -LIM##f) return (T)(-(T)MAX - 1);                                \
+	return (T)v;                                                             \
+}                                                                             \
+static inline T bc_f64_to_##S(double v)                                       \
+{                                                                             \
+	if (v != v) return 0;                                                    \
+	if (v >= LIM) return (T)MAX;                                             \
+	if (v < -LIM) return (T)(-(T)MAX - 1);                                   \
 	return (T)v;                                                             \
 }
 
-#define BC__UNSIGNED(S, T, W, N, FMAX)                                        \
+#define BC__UNSIGNED(S, T, W, N, LIM)                                        \
                                                                               \
 /* bc_wrap_S(u): u modulo 2^N (numpy .astype from uint64). */               \
 static inline T bc_wrap_##S(uint64_t u) { return (T)u; }                      \
@@ -254,12 +264,20 @@ static inline T bc_and_##S(T a, T b) { return (T)((W)a & (W)b); }            \
 static inline T bc_or_##S(T a, T b) { return (T)((W)a | (W)b); }             \
 static inline T bc_xor_##S(T a, T b) { return (T)((W)a ^ (W)b); }            \
                                                                               \
-/* Double to T: NaN and v <= -1 give 0, v >= 2^N gives the maximum,         \
- * others truncate toward zero (out of range is undefined in NumPy). */     \
-static inline T bc_f2##S(double v)                                            \
+/* Float to T: bc_f32_to_S(float), bc_f64_to_S(double).  NaN and v <= -1 \
+ * give 0, v >= 2^N (LIM, exact in both types) the maximum, others         \
+ * truncate toward zero (out of range is undefined in NumPy).  Float       \
+ * constants only in the float version. */                                 \
+static inline T bc_f32_to_##S(float v)                                        \
+{                                                                             \
+	if (v != v || v <= -1.0f) return 0;                                      \
+	if (v >= LIM##f) return (T)~(T)0;                                        \
+	return (T)v;                                                             \
+}                                                                             \
+static inline T bc_f64_to_##S(double v)                                       \
 {                                                                             \
 	if (v != v || v <= -1.0) return 0;                                       \
-	if (v >= FMAX) return (T)~(T)0;                                          \
+	if (v >= LIM) return (T)~(T)0;                                           \
 	return (T)v;                                                             \
 }
 
@@ -275,15 +293,11 @@ static inline uint8_t bc_le_##S(T a, T b) { return (uint8_t)(a <= b); }       \
 static inline uint8_t bc_gt_##S(T a, T b) { return (uint8_t)(a > b); }        \
 static inline uint8_t bc_ge_##S(T a, T b) { return (uint8_t)(a >= b); }
 
-BC__SIGNED(i8, int8_t, uint8_t, unsigned int, 8, INT8_MAX, -129.0, 128.0)
-BC__SIGNED(i16, int16_t, uint16_t, unsigned int, 16, INT16_MAX,
-	-32769.0, 32768.0)
-BC__SIGNED(i32, int32_t, uint32_t, uint32_t, 32, INT32_MAX,
-	-2147483649.0, 2147483648.0)
-/* -2^63 - 1 is not a double: v <= -2^63 saturates, which for -2^63
- * itself is also the truncated value. */
+BC__SIGNED(i8, int8_t, uint8_t, unsigned int, 8, INT8_MAX, 128.0)
+BC__SIGNED(i16, int16_t, uint16_t, unsigned int, 16, INT16_MAX, 32768.0)
+BC__SIGNED(i32, int32_t, uint32_t, uint32_t, 32, INT32_MAX, 2147483648.0)
 BC__SIGNED(i64, int64_t, uint64_t, uint64_t, 64, INT64_MAX,
-	-9223372036854775808.0, 9223372036854775808.0)
+	9223372036854775808.0)
 
 BC__UNSIGNED(u8, uint8_t, unsigned int, 8, 256.0)
 BC__UNSIGNED(u16, uint16_t, unsigned int, 16, 65536.0)
@@ -455,6 +469,335 @@ static inline double bc_heaviside_f64(double x, double h0)
 }
 
 /*
+ * Exact float operations that need no C library: np.absolute, np.floor,
+ * np.ceil, np.sqrt, np.fmod, np.floor_divide and np.remainder, for f32
+ * and f64 (and through float for f16), bit for bit as NumPy 1.24 gives
+ * them on x86-64 (tests/runtime_check.py checks them, on both paths
+ * below):
+ *   - abs clears the sign bit (NaNs too, as NumPy);
+ *   - floor and ceil keep the sign of a (floor(-0.0) = -0.0,
+ *     ceil(-0.5) = -0.0); a NaN comes out quiet, sign and payload kept;
+ *   - sqrt is correctly rounded; sqrt(-0.0) = -0.0; a NaN comes out
+ *     quiet; a negative number (and -inf) gives x86-64's default NaN,
+ *     0xffc00000 / 0xfff8000000000000.  (Where the target's instruction
+ *     is used, NaN results are that target's: ARM's default NaN is the
+ *     positive 0x7fc00000; RISC-V gives its canonical NaN, 0x7fc00000,
+ *     for any NaN, without sign or payload.  Numbers are the same.);
+ *   - fmod(a, b) has the sign of a and is always exact: a NaN a gives a
+ *     made quiet, else a NaN b gives b made quiet; an infinite a or a
+ *     zero b gives the default NaN as above; an infinite b gives a.
+ *
+ * Each is exact portable C on the bits (integer operations only; a
+ * float unit is not needed).  Where a target has an instruction that
+ * gives the same result, it is used instead, written so that no call to
+ * the C library can appear (gcc and clang turn __builtin_sqrtf into the
+ * instruction plus a call to sqrtf for errno, unless -fno-math-errno):
+ *   - sqrt: inline asm, sqrtss/sqrtsd on x86-64, fsqrt on AArch64,
+ *     vsqrt.f32/.f64 on ARM with a single/double precision FPU
+ *     (__ARM_FP), fsqrt.s/.d on RISC-V with F/D and the divide and
+ *     square-root instructions (__riscv_fdiv);
+ *   - floor and ceil: __builtin_floor and __builtin_ceil where they
+ *     are known to become one instruction: x86-64 with SSE4.1 (roundss),
+ *     AArch64 (frintm, frintp) and ARM with directed rounding (vrintm,
+ *     vrintp).
+ * Defining BC_PORTABLE_MATH before including bc.h forces the portable
+ * code everywhere (the tests build both).
+ *
+ * BC__EXACT(S, T, U, N, MB, BIAS, F) defines them for suffix S of type T
+ * whose bits are the N-bit unsigned U, with MB stored significand bits,
+ * exponent bias BIAS, and literal suffix F (f or nothing).
+ */
+#if !defined(BC_PORTABLE_MATH) && defined(__GNUC__)
+#if defined(__x86_64__)
+#define BC__HW_SQRT_F32(r) __asm__("sqrtss %0, %0" : "+x"(r))
+#define BC__HW_SQRT_F64(r) __asm__("sqrtsd %0, %0" : "+x"(r))
+#elif defined(__aarch64__)
+#define BC__HW_SQRT_F32(r) __asm__("fsqrt %s0, %s0" : "+w"(r))
+#define BC__HW_SQRT_F64(r) __asm__("fsqrt %d0, %d0" : "+w"(r))
+#elif defined(__arm__) && defined(__ARM_FP)
+#if __ARM_FP & 4
+#define BC__HW_SQRT_F32(r) __asm__("vsqrt.f32 %0, %0" : "+t"(r))
+#endif
+#if __ARM_FP & 8
+#define BC__HW_SQRT_F64(r) __asm__("vsqrt.f64 %P0, %P0" : "+w"(r))
+#endif
+#elif defined(__riscv) && defined(__riscv_flen) && defined(__riscv_fdiv)
+#define BC__HW_SQRT_F32(r) __asm__("fsqrt.s %0, %0" : "+f"(r))
+#if __riscv_flen >= 64
+#define BC__HW_SQRT_F64(r) __asm__("fsqrt.d %0, %0" : "+f"(r))
+#endif
+#endif
+#if defined(__SSE4_1__) || defined(__aarch64__)
+#define BC__HW_FLOOR_F32 1
+#define BC__HW_FLOOR_F64 1
+#elif defined(__arm__) && defined(__ARM_FEATURE_DIRECTED_ROUNDING) && \
+	defined(__ARM_FP)
+#if __ARM_FP & 4
+#define BC__HW_FLOOR_F32 1
+#endif
+#if __ARM_FP & 8
+#define BC__HW_FLOOR_F64 1
+#endif
+#endif
+#endif
+
+#define BC__EXACT(S, T, U, N, MB, BIAS, F)                                    \
+                                                                              \
+/* bc__quiet_S(u): the NaN whose bits are u, made quiet (sign and payload   \
+ * kept); bc__default_nan_S(): the default NaN (x86-64's). */          \
+static inline T bc__quiet_##S(U u) { return bc__bits_##S(u | (U)1 << (MB - 1)); } \
+static inline T bc__default_nan_##S(void)                                     \
+{                                                                             \
+	return bc__bits_##S((U)~(U)0 << (MB - 1));                               \
+}                                                                             \
+                                                                              \
+static inline T bc_abs_##S(T a)                                               \
+{                                                                             \
+	return bc__bits_##S(bc__##S##_bits(a) & (((U)1 << (N - 1)) - 1u));      \
+}                                                                             \
+                                                                              \
+/* bc__floor_S(a, UP): floor(a) for UP 1, ceil(a) for UP 0, by bits: the  \
+ * fraction bits of |a| are cleared, after adding them all (rounding the    \
+ * magnitude up, a carry moving up the exponent) where a's sign bit is UP. \
+ * |a| >= 2^MB is an integer already. */                                    \
+static inline T bc__floor_##S(T a, unsigned up)                               \
+{                                                                             \
+	U u = bc__##S##_bits(a), frac;                                           \
+	U neg = u >> (N - 1);                                                    \
+	int e = (int)((u >> MB) & (2u * BIAS + 1u));   /* biased exponent */     \
+                                                                              \
+	if (e >= BIAS + MB) {            /* an integer, infinity, NaN */        \
+		if (e == 2 * BIAS + 1 && (u & (((U)1 << MB) - 1u)) != 0)            \
+			return bc__quiet_##S(u);                                    \
+		return a;                                                        \
+	}                                                                        \
+	if (e < BIAS) {                  /* |a| < 1: +-0 or +-1 */              \
+		if ((u << 1) == 0 || neg != up)                                     \
+			return bc__bits_##S(neg << (N - 1));                        \
+		return bc__bits_##S(neg << (N - 1) | (U)BIAS << MB);                \
+	}                                                                        \
+	frac = (((U)1 << MB) - 1u) >> (e - BIAS);                                \
+	if (neg == up)                                                           \
+		u += frac;                                                       \
+	return bc__bits_##S(u & ~frac);                                          \
+}                                                                             \
+                                                                              \
+/* bc__sqrt_S(a): the square root, digit by digit on the significand.  A   \
+ * positive a is m 2^(E - MB), m normalized to MB + 1 bits, E unbiased;   \
+ * its root needs MB + 2 bits (the result's and one more, which with the    \
+ * remainder, zero or not, rounds to nearest, ties to even), so it is the   \
+ * root of the radicand X = m 2^(MB + 2 + (E odd)), of 2 MB + 4 bits, and  \
+ * the result's exponent is floor(E / 2).  X's bits come two at a time     \
+ * from the top of M = m << (W - MB - 2 + (E odd)), W bits (W even and at   \
+ * least MB + 3), and then zeros.  The remainder stays below 2^(MB + 5). */ \
+static inline T bc__sqrt_##S(T a)                                             \
+{                                                                             \
+	const int w = MB + 4 - (MB & 1);                                         \
+	const U hid = (U)1 << MB;                                                \
+	U u = bc__##S##_bits(a), m, q = 0, rem = 0, t, d;                        \
+	int e, k, i;                                                             \
+                                                                              \
+	if (u >> (N - 1)) {                      /* -0, negative, -NaN */       \
+		if ((u << 1) == 0)                                                  \
+			return a;                                                   \
+		if ((u << 1) > (U)(2 * BIAS + 1) << (MB + 1))                       \
+			return bc__quiet_##S(u);                                    \
+		return bc__default_nan_##S();                                       \
+	}                                                                        \
+	e = (int)(u >> MB);                                                      \
+	m = u & (hid - 1u);                                                      \
+	if (e == 2 * BIAS + 1)                   /* +inf, NaN */                \
+		return m ? bc__quiet_##S(u) : a;                                    \
+	if (e == 0) {                            /* +0, subnormal */            \
+		if (m == 0)                                                         \
+			return a;                                                   \
+		e = 1;                                                              \
+		while (m < hid) {                                                   \
+			m <<= 1;                                                    \
+			e--;                                                        \
+		}                                                                   \
+	} else {                                                                 \
+		m |= hid;                                                           \
+	}                                                                        \
+	k = e + BIAS;                /* E + 2 BIAS: positive, of E's parity */   \
+	m <<= w - MB - 2 + (k & 1);                                              \
+	for (i = 0; i < MB + 2; i++) {       /* no branch: the digit is 50:50 */\
+		rem = rem << 2 | m >> (w - 2);                                      \
+		m = (m << 2) & (((U)1 << w) - 1u);                                  \
+		t = q << 2 | 1u;                                                    \
+		d = (U)(rem >= t);                   /* the next digit */           \
+		rem -= t & (0u - d);                                                \
+		q = q << 1 | d;                                                     \
+	}                                                                        \
+	/* k / 2 is floor(E / 2) biased; the significand t has its hidden bit,  \
+	 * and a carry out of rounding moves the exponent up. */               \
+	t = q >> 1;                                                              \
+	if ((q & 1u) && (rem != 0 || (t & 1u)))                                  \
+		t++;                                                                \
+	return bc__bits_##S((((U)(k >> 1) - 1u) << MB) + t);                     \
+}                                                                             \
+                                                                              \
+/* bc_fmod_S(a, b): np.fmod, by long division of the significands: with    \
+ * |a| = ma 2^ea and |b| = mb 2^eb (scaled alike, ea >= eb), mb is taken    \
+ * away from ma wherever it fits while ma moves up one bit at a time to eb; \
+ * what is left, at b's scale, is the exact result, of a's sign. */        \
+static inline T bc_fmod_##S(T a, T b)                                         \
+{                                                                             \
+	const U hid = (U)1 << MB, sign = (U)1 << (N - 1);                        \
+	const U inf = (U)(2 * BIAS + 1) << MB;                                   \
+	U ua = bc__##S##_bits(a), ub = bc__##S##_bits(b);                        \
+	U xa = ua & (sign - 1u), xb = ub & (sign - 1u), ma, mb;                  \
+	int ea, eb, d;                                                           \
+                                                                              \
+	if (xa > inf)                                                            \
+		return bc__quiet_##S(ua);                                           \
+	if (xb > inf)                                                            \
+		return bc__quiet_##S(ub);                                           \
+	if (xa == inf || xb == 0)                                                \
+		return bc__default_nan_##S();                                       \
+	if (xa < xb)                             /* |a| < |b|, b infinite */    \
+		return a;                                                           \
+	ea = (int)(xa >> MB);                                                    \
+	eb = (int)(xb >> MB);                                                    \
+	ma = xa & (hid - 1u);                                                    \
+	mb = xb & (hid - 1u);                                                    \
+	if (ea != 0) {                                                           \
+		ma |= hid;                                                          \
+	} else {                                 /* subnormal: normalize */     \
+		for (ea = 1; ma < hid; ea--)                                        \
+			ma <<= 1;                                                   \
+	}                                                                        \
+	if (eb != 0) {                                                           \
+		mb |= hid;                                                          \
+	} else {                                                                 \
+		for (eb = 1; mb < hid; eb--)                                        \
+			mb <<= 1;                                                   \
+	}                                                                        \
+	for (d = ea - eb; d > 0; d--) {                                          \
+		if (ma >= mb)                                                       \
+			ma -= mb;                                                   \
+		ma <<= 1;                                                           \
+	}                                                                        \
+	if (ma >= mb)                                                            \
+		ma -= mb;                                                           \
+	if (ma == 0)                                                             \
+		return bc__bits_##S(ua & sign);                                     \
+	/* ma 2^eb, below |b|: normalize, or, below the normal range, shift    \
+	 * to a subnormal (exact: a and b are multiples of its unit) */        \
+	while (ma < hid && eb > 1) {                                             \
+		ma <<= 1;                                                           \
+		eb--;                                                               \
+	}                                                                        \
+	if (eb < 1) {                                                            \
+		ma >>= 1 - eb;                                                      \
+		eb = 1;                                                             \
+	}                                                                        \
+	return bc__bits_##S((ua & sign) | ((((U)eb - 1u) << MB) + ma));          \
+}
+
+BC__EXACT(f32, float, uint32_t, 32, 23, 127, f)
+BC__EXACT(f64, double, uint64_t, 64, 52, 1023, )
+
+/*
+ * np.sqrt, np.floor and np.ceil: the instruction where there is one (see
+ * above), else the portable code.
+ */
+static inline float bc_sqrt_f32(float a)
+{
+#ifdef BC__HW_SQRT_F32
+	float r = a;
+
+	BC__HW_SQRT_F32(r);
+	return r;
+#else
+	return bc__sqrt_f32(a);
+#endif
+}
+static inline double bc_sqrt_f64(double a)
+{
+#ifdef BC__HW_SQRT_F64
+	double r = a;
+
+	BC__HW_SQRT_F64(r);
+	return r;
+#else
+	return bc__sqrt_f64(a);
+#endif
+}
+#ifdef BC__HW_FLOOR_F32
+static inline float bc_floor_f32(float a) { return __builtin_floorf(a); }
+static inline float bc_ceil_f32(float a) { return __builtin_ceilf(a); }
+#else
+static inline float bc_floor_f32(float a) { return bc__floor_f32(a, 1u); }
+static inline float bc_ceil_f32(float a) { return bc__floor_f32(a, 0u); }
+#endif
+#ifdef BC__HW_FLOOR_F64
+static inline double bc_floor_f64(double a) { return __builtin_floor(a); }
+static inline double bc_ceil_f64(double a) { return __builtin_ceil(a); }
+#else
+static inline double bc_floor_f64(double a) { return bc__floor_f64(a, 1u); }
+static inline double bc_ceil_f64(double a) { return bc__floor_f64(a, 0u); }
+#endif
+
+/*
+ * np.floor_divide and np.remainder for floats, bit for bit: NumPy 1.24's
+ * npy_divmod (after CPython's float divmod), with its own treatment of
+ * b == 0:
+ *   floordiv(a, 0) = a / 0 (+-inf, or NaN for a 0 or NaN)
+ *   mod(a, 0)      = fmod(a, 0) (NaN)
+ * Otherwise, with mod = fmod(a, b) and div = (a - mod) / b:
+ *   - a non-zero mod of the other sign than b gets b added (div - 1);
+ *     a zero mod gets the sign of b;
+ *   - div is rounded to the nearest integer (floor, then +1 when more
+ *     than 0.5 above); a zero div gets the sign of a / b.
+ * So mod(-1, inf) = inf and floordiv(-1, inf) = -1 (as Python); an
+ * infinite or NaN a gives NaN for both.  Built on the exact helpers
+ * above, so no C library either.
+ */
+#define BC__DIVMOD(S, T, F)                                                   \
+static inline T bc__divmod_##S(T a, T b, T *modulus)                          \
+{                                                                             \
+	T mod = bc_fmod_##S(a, b), div, floordiv;                                \
+                                                                              \
+	div = (a - mod) / b;                                                     \
+	if (mod != 0) {                                                          \
+		if ((b < 0) != (mod < 0)) {                                         \
+			mod += b;                                                   \
+			div -= 1.0##F;                                              \
+		}                                                                   \
+	} else {                                                                 \
+		mod = bc_copysign_##S(0.0##F, b);                                   \
+	}                                                                        \
+	if (div != 0) {                                                          \
+		floordiv = bc_floor_##S(div);                                       \
+		if (div - floordiv > 0.5##F)                                        \
+			floordiv += 1.0##F;                                         \
+	} else {                                                                 \
+		floordiv = bc_copysign_##S(0.0##F, a / b);                          \
+	}                                                                        \
+	*modulus = mod;                                                          \
+	return floordiv;                                                         \
+}                                                                             \
+static inline T bc_floordiv_##S(T a, T b)                                     \
+{                                                                             \
+	T mod;                                                                   \
+	if (b == 0)                                                              \
+		return a / b;                                                       \
+	return bc__divmod_##S(a, b, &mod);                                       \
+}                                                                             \
+static inline T bc_mod_##S(T a, T b)                                          \
+{                                                                             \
+	T mod;                                                                   \
+	if (b == 0)                                                              \
+		return bc_fmod_##S(a, b);                                           \
+	bc__divmod_##S(a, b, &mod);                                              \
+	return mod;                                                              \
+}
+
+BC__DIVMOD(f32, float, f)
+BC__DIVMOD(f64, double, )
+
+/*
  * IEEE binary16 (f16), NumPy's float16.
  *
  * An f16 is kept in memory as its bit pattern, a bc_f16, and computed
@@ -491,8 +834,8 @@ static inline double bc_heaviside_f64(double x, double h0)
  *   - Conversions, all bit for bit: f32 and f64 to f16 by bc_f32_to_f16
  *     and bc_f64_to_f16 (the first over all 2^32 floats once); f16 to
  *     f32 by bc_f16_to_f32; f16 to an integer type T by
- *     bc_f2T(bc_f16_to_f32(h)), NumPy's astype wherever the value fits
- *     (outside, bc_f2T saturates and gives 0 for NaN, where NumPy's
+ *     bc_f32_to_T(bc_f16_to_f32(h)), NumPy's astype wherever the value
+ *     fits (outside, it saturates and gives 0 for NaN, where NumPy's
  *     float-to-int cast is undefined).  An integer type to f16: NumPy
  *     converts to float first, then rounds (npy_float_to_half((float)x)),
  *     int64 and uint64 too, and so does bc_f32_to_f16((float)x); for

@@ -1,37 +1,26 @@
 /*
- * bc_math.h: the runtime helpers that need <math.h> (link with -lm where
- * the platform wants it).  Includes bc.h.
+ * bc_math.h: the runtime helpers that need the C library's <math.h>:
+ * np.power, np.exp, np.log, np.hypot, np.arctan2 and np.logaddexp for
+ * floats.  Includes <math.h> and bc.h.  Everything else, np.sqrt,
+ * np.floor, np.fmod and the rest included, is in bc.h and needs no
+ * library at all.
+ *
+ * The C library functions each helper calls (link with -lm where the
+ * platform wants it); f16 values are computed with the float ones:
+ *   bc_pow_f32        powf            bc_pow_f64        pow
+ *   bc_exp_f32        expf            bc_exp_f64        exp
+ *   bc_log_f32        logf            bc_log_f64        log
+ *   bc_hypot_f32      hypotf          bc_hypot_f64      hypot
+ *   bc_atan2_f32      atan2f          bc_atan2_f64      atan2
+ *   bc_logaddexp_f32  expf log1pf     bc_logaddexp_f64  exp log1p
+ * (gen/ops.c holds the same list, which a kernel's banner repeats.)
  *
  * Floats follow IEEE-754; build without -ffast-math, or the results below
  * are no longer NumPy's.
- */
-#ifndef BC_MATH_H
-#define BC_MATH_H
-
-#include <math.h>
-
-#include "bc.h"
-
-/*
- * np.floor_divide and np.remainder for floats, bit for bit: NumPy 1.24's
- * npy_divmod (after CPython's float divmod), with its own treatment of
- * b == 0:
- *   floordiv(a, 0) = a / 0 (+-inf, or NaN for a 0 or NaN)
- *   mod(a, 0)      = fmod(a, 0) (NaN)
- * Otherwise, with mod = fmod(a, b) and div = (a - mod) / b:
- *   - a non-zero mod of the other sign than b gets b added (div - 1);
- *     a zero mod gets the sign of b;
- *   - div is rounded to the nearest integer (floor, then +1 when more
- *     than 0.5 above); a zero div gets the sign of a / b.
- * So mod(-1, inf) = inf and floordiv(-1, inf) = -1 (as Python); an
- * infinite or NaN a gives NaN for both.
  *
- * np.fmod (the sign of a) and np.power: the C library's fmod (exact) and
- * pow (NumPy may use its own SIMD pow, which can differ in the last bit,
- * and in the sign and payload of a NaN result).
- * np.absolute, np.sqrt, np.floor and np.ceil: exact, as NumPy's.  A NaN
- * comes out of floor and ceil made quiet, sign and payload kept, as from
- * NumPy's (some C libraries return a signalling NaN unchanged).
+ * np.power: the C library's pow (NumPy may use its own SIMD pow, which
+ * can differ in the last bit, and in the sign and payload of a NaN
+ * result).
  * np.exp and np.log: the C library's, within a few ULP of NumPy's (which
  * may use its own SIMD versions; NumPy's float32 ones give the NaN
  * 0x7fc00000 for any NaN).
@@ -60,56 +49,19 @@
  * another NaN.
  *
  * BC__FLOAT(S, T, F) defines them all for S (f32) of type T (float),
- * whose C library functions have the suffix F (fmodf).
+ * whose C library functions have the suffix F (powf).
  */
+#ifndef BC_MATH_H
+#define BC_MATH_H
+
+#include <math.h>
+
+#include "bc.h"
+
 /* log(2) as NumPy's NPY_LOGE2; (float)BC__LN2 is its NPY_LOGE2f. */
 #define BC__LN2 0.693147180559945309417232121458176568
 #define BC__FLOAT(S, T, F)                                                    \
-static inline T bc__divmod_##S(T a, T b, T *modulus)                          \
-{                                                                             \
-	T mod = fmod##F(a, b), div, floordiv;                                 \
-                                                                              \
-	div = (a - mod) / b;                                                  \
-	if (mod != 0) {                                                       \
-		if ((b < 0) != (mod < 0)) {                                   \
-			mod += b;                                             \
-			div -= (T)1;                                          \
-		}                                                             \
-	} else {                                                              \
-		mod = copysign##F((T)0, b);                                   \
-	}                                                                     \
-	if (div != 0) {                                                       \
-		floordiv = floor##F(div);                                     \
-		if (div - floordiv > (T)0.5)                                  \
-			floordiv += (T)1;                                     \
-	} else {                                                              \
-		floordiv = copysign##F((T)0, a / b);                          \
-	}                                                                     \
-	*modulus = mod;                                                       \
-	return floordiv;                                                      \
-}                                                                             \
-static inline T bc_floordiv_##S(T a, T b)                                     \
-{                                                                             \
-	T mod;                                                                \
-	if (b == 0)                                                           \
-		return a / b;                                                 \
-	return bc__divmod_##S(a, b, &mod);                                    \
-}                                                                             \
-static inline T bc_mod_##S(T a, T b)                                          \
-{                                                                             \
-	T mod;                                                                \
-	if (b == 0)                                                           \
-		return fmod##F(a, b);                                         \
-	bc__divmod_##S(a, b, &mod);                                           \
-	return mod;                                                           \
-}                                                                             \
-                                                                              \
-static inline T bc_fmod_##S(T a, T b) { return fmod##F(a, b); }               \
 static inline T bc_pow_##S(T a, T b) { return pow##F(a, b); }                 \
-static inline T bc_abs_##S(T a) { return fabs##F(a); }                        \
-static inline T bc_sqrt_##S(T a) { return sqrt##F(a); }                       \
-static inline T bc_floor_##S(T a) { return a != a ? a + a : floor##F(a); }    \
-static inline T bc_ceil_##S(T a) { return a != a ? a + a : ceil##F(a); }      \
 static inline T bc_exp_##S(T a) { return exp##F(a); }                         \
 static inline T bc_log_##S(T a) { return log##F(a); }                         \
 static inline T bc_hypot_##S(T a, T b) { return hypot##F(a, b); }             \

@@ -85,12 +85,18 @@ local function literal(v)
   return expr(t.is_signed and text or text .. "u", prec)
 end
 
--- A conversion of A to dtype TO, as the plan says it is done.
-local function conversion(how, a, to)
+-- A conversion of A, a value of dtype FROM, to dtype TO, as the plan
+-- says it is done. A float saturates through the runtime's helper for
+-- the C type it is held in (an f16's is a float): bc_f32_to_i16(x),
+-- never through double.
+local function conversion(how, a, from, to)
   if how == "none" then return a end
   if how == "cast" then return expr("(" .. ctype(to) .. ")" .. nest(a, UNARY), UNARY) end
   if how == "wrap" then return expr("bc_wrap_" .. to .. "((uint64_t)" .. nest(a, UNARY) .. ")", PRIMARY) end
-  if how == "saturate" then return expr("bc_f2" .. to .. "((double)" .. nest(a, UNARY) .. ")", PRIMARY) end
+  if how == "saturate" then
+    local held = vtype(from) == "float" and "f32" or "f64"
+    return expr("bc_" .. held .. "_to_" .. to .. "(" .. a.text .. ")", PRIMARY)
+  end
   if how == "round_f16" then return expr("bc_round_f16(" .. a.text .. ")", PRIMARY) end
   if how == "round_f16_f64" then return expr("bc_f16_to_f32(bc_f64_to_f16(" .. a.text .. "))", PRIMARY) end
   error("unknown conversion " .. tostring(how))
@@ -142,7 +148,7 @@ function spell(values, i, read, define)
   if v.kind == "literal" then return literal(v) end
   local a = {}
   for k, j in ipairs(v.args) do a[k] = spell(values, j, read) end
-  if v.kind == "convert" then return conversion(v.convert, a[1], v.type) end
+  if v.kind == "convert" then return conversion(v.convert, a[1], values[v.args[1]].type, v.type) end
   return forms[v.form](v, a)
 end
 

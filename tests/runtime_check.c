@@ -3,23 +3,33 @@
  * bc_ref.h on inputs that tests/runtime_check.py wrote, and writes the
  * results back for it to compare with NumPy.
  *
- * usage: runtime_check INDIR OUTDIR [--no-f16-pairs]
+ * usage: runtime_check INDIR OUTDIR [--quick]
  *
- * --no-f16-pairs skips the f16 operations on in.f16.a and in.f16.b (the
- * bulk of the work; the sanitizer build checks their helpers elsewhere).
+ * --quick skips the bulk of the work: the f16 operations on in.f16.a and
+ * in.f16.b, and the exact binary helpers on in.T.xa and in.T.xb (the
+ * other checks call the same helpers on fewer inputs).
  *
  * Reads from INDIR (raw arrays in native byte order):
  *   in.T.a, in.T.b          for T in i8 .. u64, f32, f64: the operands
- *   in.f2                   doubles for the bc_f2T conversions
+ *   in.f2                   doubles for the bc_f64_to_T conversions
+ *   in.f2f                  floats for the bc_f32_to_T conversions
+ *   in.T.u                  for T in f32, f64: operands of the exact
+ *                           unary helpers (abs, sqrt, floor, ceil)
+ *   in.T.xa, in.T.xb        for T in f32, f64: operands of the exact
+ *                           binary helpers (fmod, floordiv, mod)
  *   in.wrap                 uint64s for bc_wrap_T
  *   in.ref                  text: walker cases (see check_ref)
  *   in.f16.u                f16 bit patterns (uint16): every one
  *   in.f32.h, in.f64.h      floats, doubles to convert to f16
  *   in.f16.a, in.f16.b      f16 bit patterns: operands of the f16 ops
  *   in.T.h                  for T in i8 .. u64: integers to convert to f16
- * Writes to OUTDIR out.T.OP (results of bc_OP_T on the pairs), out.f2.T,
- * out.wrap.T, out.ref, and for f16 the files that check_f16_conv and
- * check_f16_ops name.
+ * Writes to OUTDIR out.T.OP (results of bc_OP_T on the pairs), out.T.u.OP
+ * and out.T.x.OP (the exact helpers), out.f2.T, out.f2f.T, out.wrap.T,
+ * out.ref, and for f16 the files that check_f16_conv and check_f16_ops
+ * name.
+ *
+ * Built with -DBC_PORTABLE_MATH too, so that bc.h's portable code is
+ * checked on the host as well as the instructions it uses there.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -77,19 +87,22 @@ static void spit(const char *name, const void *data, size_t len)
 		die("cannot write", path);
 }
 
-/* Apply bc_OP_S to n pairs (or to a alone) and write out.S.OP. */
-#define BIN(S, T, OP)                                                 \
+/* Apply bc_OP_S to n pairs (or to a alone) and write out.S.OP
+ * (BIN_TO and UN_TO: out.S.SET.OP). */
+#define BIN_TO(S, T, OP, SET)                                         \
 	do {                                                          \
 		for (i = 0; i < n; i++)                               \
 			o[i] = bc_##OP##_##S(a[i], b[i]);             \
-		spit("out." #S "." #OP, o, n * sizeof(T));            \
+		spit("out." #S SET "." #OP, o, n * sizeof(T));        \
 	} while (0)
-#define UN(S, T, OP)                                                  \
+#define UN_TO(S, T, OP, SET)                                          \
 	do {                                                          \
 		for (i = 0; i < n; i++)                               \
 			o[i] = bc_##OP##_##S(a[i]);                   \
-		spit("out." #S "." #OP, o, n * sizeof(T));            \
+		spit("out." #S SET "." #OP, o, n * sizeof(T));        \
 	} while (0)
+#define BIN(S, T, OP) BIN_TO(S, T, OP, "")
+#define UN(S, T, OP) UN_TO(S, T, OP, "")
 
 #define CHECK_INT(S, T)                                               \
 static void check_##S(void)                                           \
@@ -150,7 +163,41 @@ static void check_##S(void)                                           \
 CHECK_FLOAT(f32, float)
 CHECK_FLOAT(f64, double)
 
-/* bc_f2T and bc_wrap_T for every integer T. */
+/* bc.h's exact helpers on their own, larger, inputs: out.S.u.OP for the
+ * unary ones on in.S.u, out.S.x.OP for the binary ones on in.S.xa/xb
+ * (unless PAIRS is 0). */
+#define CHECK_EXACT(S, T)                                             \
+static void check_exact_##S(int pairs)                                \
+{                                                                     \
+	size_t la, lb, n, i;                                          \
+	T *a = (T *)slurp("in." #S ".u", &la);                        \
+	T *b, *o;                                                     \
+	n = la / sizeof(T);                                           \
+	o = (T *)malloc(la + 1);                                      \
+	if (!o)                                                       \
+		die("out of memory for", #S);                         \
+	UN_TO(S, T, abs, ".u"); UN_TO(S, T, sqrt, ".u");              \
+	UN_TO(S, T, floor, ".u"); UN_TO(S, T, ceil, ".u");            \
+	free(a); free(o);                                             \
+	if (!pairs)                                                   \
+		return;                                               \
+	a = (T *)slurp("in." #S ".xa", &la);                          \
+	b = (T *)slurp("in." #S ".xb", &lb);                          \
+	if (la != lb)                                                 \
+		die("operand sizes differ for", #S ".x");             \
+	n = la / sizeof(T);                                           \
+	o = (T *)malloc(la + 1);                                      \
+	if (!o)                                                       \
+		die("out of memory for", #S);                         \
+	BIN_TO(S, T, fmod, ".x"); BIN_TO(S, T, floordiv, ".x");       \
+	BIN_TO(S, T, mod, ".x");                                      \
+	free(a); free(b); free(o);                                    \
+}
+
+CHECK_EXACT(f32, float)
+CHECK_EXACT(f64, double)
+
+/* bc_f64_to_T, bc_f32_to_T and bc_wrap_T for every integer T. */
 #define CONV(PRE, S, T, IN, v)                                        \
 	do {                                                          \
 		T *o = (T *)malloc(n * sizeof(T) + 1);                \
@@ -177,11 +224,16 @@ static void check_conv(void)
 {
 	size_t len, n, i;
 	double *d = (double *)slurp("in.f2", &len);
+	float *f;
 	uint64_t *u;
 
 	n = len / sizeof(double);
-	CONV_ALL(f2, "f2", d);
+	CONV_ALL(f64_to_, "f2", d);
 	free(d);
+	f = (float *)slurp("in.f2f", &len);
+	n = len / sizeof(float);
+	CONV_ALL(f32_to_, "f2f", f);
+	free(f);
 	u = (uint64_t *)slurp("in.wrap", &len);
 	n = len / sizeof(uint64_t);
 	CONV_ALL(wrap_, "wrap", u);
@@ -331,14 +383,14 @@ static void h_apply(const struct h_op *ops, size_t nops, const bc_f16 *a,
 	free(o8);
 }
 
-/* bc_f2T of every f16 (through its float). */
+/* bc_f32_to_T of every f16 (through its float). */
 #define H_F2(S, T)                                                    \
 	do {                                                          \
 		T *o = (T *)malloc(n * sizeof(T) + 1);                \
 		if (!o)                                               \
-			die("out of memory for", "f16 f2" #S);        \
+			die("out of memory for", "f16 to " #S);       \
 		for (i = 0; i < n; i++)                               \
-			o[i] = bc_f2##S(bc_f16_to_f32(a[i]));         \
+			o[i] = bc_f32_to_##S(bc_f16_to_f32(a[i]));    \
 		spit("out.f16.f2." #S, o, n * sizeof(T));             \
 		free(o);                                              \
 	} while (0)
@@ -476,13 +528,13 @@ int main(int argc, char **argv)
 {
 	int pairs = 1;
 
-	if (argc == 4 && strcmp(argv[3], "--no-f16-pairs") == 0) {
+	if (argc == 4 && strcmp(argv[3], "--quick") == 0) {
 		pairs = 0;
 		argc--;
 	}
 	if (argc != 3) {
 		fprintf(stderr, "usage: runtime_check INDIR OUTDIR "
-			"[--no-f16-pairs]\n");
+			"[--quick]\n");
 		return 2;
 	}
 	dir = argv[1];
@@ -490,6 +542,7 @@ int main(int argc, char **argv)
 	check_i8(); check_i16(); check_i32(); check_i64();
 	check_u8(); check_u16(); check_u32(); check_u64();
 	check_f32(); check_f64();
+	check_exact_f32(pairs); check_exact_f64(pairs);
 	check_conv();
 	check_ref();
 	check_f16_conv();

@@ -18,7 +18,14 @@ Run by tests/t050-runtime.t with /usr/bin/python3 (which has NumPy).
      results of C library functions (pow, hypot, atan2, logaddexp, exp,
      log) within a few ULP (FLOAT_ULP) and bit for bit on infinite and
      NaN operands;
-   - conversions (bc_f2T, bc_wrap_T) and the reference walker (bc_ref.h)
+   - bc.h's exact float helpers (abs, sqrt, floor, ceil, fmod,
+     floor_divide, remainder) on their own larger inputs, bit for bit:
+     edge values and a million values over all exponents for the unary
+     ones, 300000 pairs for the binary ones; runtime_check.c is also
+     built with -DBC_PORTABLE_MATH (the portable code instead of
+     instructions) and, where the CPU has it, -msse4.1 (floor, ceil);
+   - conversions (bc_f32_to_T, bc_f64_to_T, bc_wrap_T) and the reference
+     walker (bc_ref.h)
      against NumPy's casts and broadcast strides;
    - f16: conversions to and from f16 bit for bit against astype (all
      65536 f16s, every tie between f16s and its neighbours, NaN
@@ -29,8 +36,10 @@ Run by tests/t050-runtime.t with /usr/bin/python3 (which has NumPy).
      most of the work, and the sanitizers see the same helpers in the
      other checks), every f16 for unary ops.
 """
+import concurrent.futures
 import math
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -65,7 +74,10 @@ FLOAT_BIN = ["max", "min", "floordiv", "mod", "fmod", "pow", "fmax", "fmin",
              "copysign", "heaviside", "hypot", "atan2", "logaddexp"]
 FLOAT_UN = ["abs", "sqrt", "floor", "ceil", "exp", "log"]
 # Float helpers of bc_math.h (the others are in bc.h and need no libm).
-FLOAT_MATH = ["floordiv", "mod", "fmod", "pow", "hypot", "atan2", "logaddexp"]
+FLOAT_MATH = ["pow", "hypot", "atan2", "logaddexp", "exp", "log"]
+# bc.h's exact float helpers, checked on larger inputs of their own.
+EXACT_UN = ["abs", "sqrt", "floor", "ceil"]
+EXACT_BIN = ["fmod", "floordiv", "mod"]
 # Float results that depend on the C library: largest difference from
 # NumPy allowed, in ULP of the type.  Infinite and NaN operands and
 # (logaddexp) equal ones must still give NumPy's result bit for bit...
@@ -79,6 +91,13 @@ FLOAT_ANY_NAN = ["pow", "atan2", "exp", "log"]
 
 warnings.simplefilter("ignore")
 np.seterr(all="ignore")
+
+
+def parallel(fn, items):
+    """[fn(item) for item in items], two at a time (compilers and the
+    check program are single-threaded; the machine may be shared)."""
+    with concurrent.futures.ThreadPoolExecutor(max_workers=2) as pool:
+        return list(pool.map(fn, items))
 
 
 def run(cmd, **kw):
@@ -105,13 +124,16 @@ def use_file():
                "return bc_%s_%s(a, b);" % (op, s))
         for op in INT_UN:
             fn(t, op + "_" + s, "%s a" % t, "return bc_%s_%s(a);" % (op, s))
-        fn(t, "f2" + s, "double v", "return bc_f2%s(v);" % s)
+        fn(t, "f32_to_" + s, "float v", "return bc_f32_to_%s(v);" % s)
+        fn(t, "f64_to_" + s, "double v", "return bc_f64_to_%s(v);" % s)
         fn(t, "wrap_" + s, "uint64_t u", "return bc_wrap_%s(u);" % s)
     for s, dt, _ in FLOATS:
         t = "float" if s == "f32" else "double"
         for op in FLOAT_BIN:
             fn(t, op + "_" + s, "%s a, %s b" % (t, t),
                "return bc_%s_%s(a, b);" % (op, s))
+        for op in FLOAT_UN:
+            fn(t, op + "_" + s, "%s a" % t, "return bc_%s_%s(a);" % (op, s))
     fn("float", "f16_to_f32", "bc_f16 h", "return bc_f16_to_f32(h);")
     fn("bc_f16", "f32_to_f16", "float f", "return bc_f32_to_f16(f);")
     fn("bc_f16", "f64_to_f16", "double d", "return bc_f64_to_f16(d);")
@@ -146,6 +168,156 @@ def no_math_file():
     return "\n".join(keep) + "\n"
 
 
+def freestanding_file(prec):
+    """C source that calls every float helper of bc.h for one precision
+    once: prec "f32" (f32 and f16 helpers, float to integer and f16
+    conversions) or "f64" (f64 helpers, double to integer and f16). (The
+    integer helpers are checked on Cortex-M4 in compile_checks.)"""
+    L = ['#include "bc.h"', ""]
+
+    def fn(ret, name, params, body):
+        L.append("%s use_%s(%s);" % (ret, name, params))
+        L.append("%s use_%s(%s) { %s }" % (ret, name, params, body))
+
+    s, t = prec, "float" if prec == "f32" else "double"
+    for op in FLOAT_BIN:
+        if op not in FLOAT_MATH:
+            fn(t, op, "%s a, %s b" % (t, t), "return bc_%s_%s(a, b);" % (op, s))
+    for op in FLOAT_UN:
+        if op not in FLOAT_MATH:
+            fn(t, op, "%s a" % t, "return bc_%s_%s(a);" % (op, s))
+    for op in ("eq", "lt", "ge"):
+        sym = {"eq": "==", "lt": "<", "ge": ">="}[op]
+        fn("uint8_t", op, "%s a, %s b" % (t, t),
+           "return (uint8_t)(a %s b);" % sym)
+    for i, dt, _ in INTS:
+        it = np.dtype(dt).name + "_t"
+        fn(it, "to_" + i, "%s v" % t, "return bc_%s_to_%s(v);" % (s, i))
+    fn("bc_f16", "to_f16", "%s v" % t, "return bc_%s_to_f16(v);" % s)
+    if prec == "f32":
+        fn("float", "f16_to_f32", "bc_f16 h", "return bc_f16_to_f32(h);")
+        fn("float", "round_f16", "float f", "return bc_round_f16(f);")
+        for op in ("max", "min", "fmax", "fmin"):
+            fn("float", op + "_f16", "float a, float b",
+               "return bc_%s_f16(a, b);" % op)
+        fn("bc_f16", "sqrt_f16", "bc_f16 h",
+           "return bc_f32_to_f16(bc_sqrt_f32(bc_f16_to_f32(h)));")
+    return "\n".join(L) + "\n"
+
+
+# The four firmware targets: name, compiler and flags.
+TARGETS = [
+    ("Cortex-M4F", "arm-none-eabi-gcc",
+     ["-mcpu=cortex-m4", "-mfpu=fpv4-sp-d16", "-mfloat-abi=hard", "-mthumb"]),
+    ("Cortex-M0", "arm-none-eabi-gcc", ["-mcpu=cortex-m0", "-mthumb"]),
+    ("rv32imac", "riscv64-unknown-elf-gcc", ["-march=rv32imac", "-mabi=ilp32"]),
+    ("rv32imafc", "riscv64-unknown-elf-gcc",
+     ["-march=rv32imafc", "-mabi=ilp32f"]),
+]
+FREESTANDING = ["-std=c99", "-ffreestanding", "-Wall", "-Wextra",
+                "-Wconversion", "-Wdouble-promotion", "-Werror"]
+# libgcc's helpers (soft float, 64-bit integers, bit counts), by name.
+LIBGCC = re.compile(
+    r"^__(aeabi_\w+|(add|sub|mul|div|neg|eq|ne|lt|le|gt|ge|unord|cmp)[sd]f[23]"
+    r"|fix(uns)?[sd]f[sd]i|float(un)?[sd]i[sd]f|extendsfdf2|truncdfsf2"
+    r"|(ashl|ashr|lshr)di3|u?(div|mod)[sd]i3|u?divmod[sd]i4"
+    r"|(clz|ctz|popcount|ffs|bswap)[sd]i2|u?cmpdi2|mul[sd]i3)$")
+# Those of them that compute in or convert to double.
+DOUBLE_HELPER = re.compile(r"^__(aeabi_(d\w+|\w+2d)|\w*df\w*)$")
+
+
+def referenced_symbols(cc, obj):
+    """The symbols OBJ needs from elsewhere: nm's undefined ones and any
+    relocation's symbol that the object does not define. (list or None,
+    the tools' output)"""
+    prefix = cc[:-len("gcc")]
+    rc, out = run([prefix + "nm", obj])
+    if rc != 0:
+        return None, out
+    defined, need = set(), set()
+    for line in out.splitlines():
+        w = line.split()
+        if len(w) == 2 and w[0] == "U":
+            need.add(w[1])
+        elif len(w) == 3:
+            defined.add(w[2])
+    rc, rel = run([prefix + "objdump", "-r", obj])
+    if rc != 0:
+        return None, rel
+    for line in rel.splitlines():
+        w = line.split()
+        if len(w) == 3 and re.match(r"^[0-9a-f]+$", w[0]):
+            sym = re.split(r"[+-]0x", w[2])[0]
+            if sym and sym[0] not in ".*" and sym not in defined:
+                need.add(sym)
+    return sorted(need), out + rel
+
+
+def freestanding_checks(tap, tmp):
+    """bc.h alone builds for each firmware target at -O0, -Os and -O2
+    with strict warnings and -ffreestanding, and its objects need nothing
+    but libgcc: no libm, no libc (memcpy, ...), and no double helpers in
+    the f32 one."""
+    inc = ["-I" + RUNTIME]
+    files = {}
+    for prec in ("f32", "f64"):
+        files[prec] = os.path.join(tmp, "fs_%s.c" % prec)
+        with open(files[prec], "w") as f:
+            f.write(freestanding_file(prec))
+    jobs, present = [], []
+    for tname, cc, flags in TARGETS:
+        ok = (shutil.which(cc) and shutil.which(cc[:-3] + "nm") and
+              shutil.which(cc[:-3] + "objdump"))
+        present.append(ok)
+        if ok:
+            for opt in ("-O0", "-Os", "-O2"):
+                for prec in ("f32", "f64"):
+                    obj = os.path.join(tmp, "fs_%s_%s%s.o" % (
+                        tname, prec, opt))
+                    jobs.append((tname, cc, flags, opt, prec, obj))
+
+    def build(job):
+        tname, cc, flags, opt, prec, obj = job
+        cmd = [cc] + flags + FREESTANDING + [opt] + inc + \
+            ["-c", files[prec], "-o", obj]
+        rc, out = run(cmd)
+        syms, tools = (referenced_symbols(cc, obj) if rc == 0
+                       else (None, ""))
+        return cmd, rc, out, syms, tools
+    results = dict(zip([j[-1] for j in jobs], parallel(build, jobs)))
+
+    for (tname, cc, flags), ok in zip(TARGETS, present):
+        if not ok:
+            tap.skip("bc.h alone, freestanding on %s (%s)"
+                     % (tname, " ".join(flags)), "%s not installed" % cc)
+            continue
+        used = set()
+        for job in jobs:
+            if job[0] != tname:
+                continue
+            _, _, _, opt, prec, obj = job
+            cmd, rc, out, syms, tools = results[obj]
+            what = "%s helpers of bc.h build freestanding, strict, " \
+                "for %s %s" % (prec, tname, opt)
+            if not tap.ok(rc == 0 and out.strip() == "", what,
+                          [" ".join(cmd), out]):
+                continue
+            bad = [x for x in (syms or []) if not LIBGCC.match(x)]
+            if prec == "f32":
+                bad += [x for x in (syms or []) if DOUBLE_HELPER.match(x)]
+            used.update(syms or [])
+            tap.ok(syms is not None and not bad,
+                   "%s helpers of bc.h on %s %s need only libgcc%s" % (
+                       prec, tname, opt,
+                       ", and no double helper" if prec == "f32" else ""),
+                   ["not libgcc%s: %s" % (
+                       " or a double helper" if prec == "f32" else "",
+                       " ".join(bad)),
+                    " ".join(cmd)] if syms is not None else [tools])
+        tap.comment("%s: libgcc helpers used: %s" % (
+            tname, " ".join(sorted(used)) or "none"))
+
+
 def undefined_symbols(nm, obj):
     rc, out = run([nm, "-u", obj])
     if rc != 0:
@@ -173,13 +345,18 @@ def compile_checks(tap, tmp):
         ("arm-none-eabi-gcc", "arm-none-eabi-gcc C99 strict, Cortex-M4 -Os",
          ["-std=c99"] + STRICT + ["-mcpu=cortex-m4", "-mthumb", "-Os"], src),
     ]
-    for cc, name, flags, file in cases:
+    def build(case):
+        cc, name, flags, file = case
         if not shutil.which(cc):
+            return None
+        cmd = [cc] + flags + inc + ["-c", file, "-o", obj + name + ".o"]
+        return cmd, run(cmd)
+    for (cc, name, _, _), res in zip(cases, parallel(build, cases)):
+        if res is None:
             tap.skip("headers compile warning-free: " + name,
                      "%s not installed" % cc)
             continue
-        cmd = [cc] + flags + inc + ["-c", file, "-o", obj]
-        rc, out = run(cmd)
+        cmd, (rc, out) = res
         tap.ok(rc == 0 and out.strip() == "",
                "headers compile warning-free: " + name,
                [" ".join(cmd), out])
@@ -333,6 +510,91 @@ def f2_inputs(rng):
     r3 = rng.integers(0, 2 ** 64 - 1, size=2000, endpoint=True,
                       dtype=np.uint64).view(np.float64)
     return np.concatenate([v, r1, r2, r3])
+
+
+def f2f_inputs(f2):
+    """Floats for bc_f32_to_T: the doubles of f2_inputs rounded to float,
+    and around each integer type's limits the floats next to them."""
+    vals = [f2.astype(np.float32)]
+    for _, dt, bits in INTS:
+        info = np.iinfo(dt)
+        for x in (int(info.min), int(info.max), int(info.min) - 1,
+                  int(info.max) + 1):
+            f = np.float32(x)
+            vals.append(np.array([f, np.nextafter(f, np.float32(np.inf)),
+                                  np.nextafter(f, np.float32(-np.inf))],
+                                 np.float32))
+    return np.concatenate(vals)
+
+
+def exact_edges(dt, ui):
+    """float_edges and, for floor, ceil and sqrt: integers and halves
+    next to 2^(MB - 1), 2^MB and 2^(MB + 1) (MB = 23 or 52 stored
+    significand bits), every NaN kind, the extremes of each range."""
+    mb = np.finfo(dt).nmant
+    vals = []
+    for k in (mb - 1, mb, mb + 1):
+        for d in (-2.5, -2, -1.5, -1, -0.5, 0, 0.5, 1, 1.5, 2, 2.5):
+            vals += [2.0 ** k + d, -(2.0 ** k + d)]
+    for x in (0.25, 0.75, 0.999, 1.0001, 4.0, 9.0, 2.0, 0.5, 1e-40,
+              1e-300, 1e-310):
+        vals += [x, -x]
+    bits = 8 * np.dtype(dt).itemsize
+    inf = np.array([np.inf], dt).view(ui)[0]
+    sign = ui(1) << ui(bits - 1)
+    quiet = ui(1) << ui(mb - 1)
+    raw = []
+    for payload in (ui(1), quiet, quiet | ui(1), quiet - ui(1),
+                    (quiet << ui(1)) - ui(1)):
+        raw += [inf | payload, inf | payload | sign]
+    raw += [ui(1), ui(2), ui(3), (ui(1) << ui(mb)) - ui(1),
+            ui(1) << ui(mb), (ui(1) << ui(mb)) + ui(1), inf - ui(1)]
+    raw += [r | sign for r in raw]
+    v = np.concatenate([float_edges(dt), np.array(vals, dtype=dt),
+                        np.array(raw, ui).view(dt)])
+    return np.unique(v.view(ui)).view(dt)
+
+
+def exact_inputs(dt, ui, rng):
+    """Inputs of bc.h's exact helpers: (u, what) for the unary ones, every
+    edge value and a million values: half random bit patterns (every
+    exponent, NaNs and subnormals included), half of magnitude 2^-3 to
+    2^(MB + 3) with random significands; and (xa, xb, what) for fmod,
+    floor_divide and remainder: the edges crossed, and random pairs of
+    random bit patterns, of exponents up to 40 apart either way (where
+    floor_divide's rounding matters) and of small ratios."""
+    e = exact_edges(dt, ui)
+    bits = 8 * np.dtype(dt).itemsize
+    mb = np.finfo(dt).nmant
+    bias = np.finfo(dt).maxexp - 1
+
+    def rbits(n):
+        return rng.integers(0, 2 ** bits - 1, size=n, endpoint=True,
+                            dtype=ui)
+
+    def with_exp(exps):
+        n = exps.size
+        sig = rbits(n) & ui((1 << mb) - 1)
+        sgn = rbits(n) & (ui(1) << ui(bits - 1))
+        return (sgn | (exps.astype(ui) << ui(mb)) | sig).view(dt)
+
+    n = 500000
+    u = np.concatenate([e, rbits(n).view(dt),
+                        with_exp(rng.integers(bias - 3, bias + mb + 3, size=n,
+                                              endpoint=True))])
+    uwhat = "%d edge values + %d random over all exponents" % (e.size, 2 * n)
+    n = 100000
+    ea = rng.integers(1, 2 * bias, size=n, endpoint=True)
+    eb = np.clip(ea - rng.integers(-5, 40, size=n, endpoint=True), 1,
+                 2 * bias)
+    xa = [np.repeat(e, e.size), rbits(n).view(dt), with_exp(ea),
+          (rng.integers(-1000, 1000, size=n) /
+           rng.choice([1, 2, 3, 4, 7, 10], size=n)).astype(dt)]
+    xb = [np.tile(e, e.size), rbits(n).view(dt), with_exp(eb),
+          (rng.integers(-100, 100, size=n) /
+           rng.choice([1, 2, 3, 4, 7, 10], size=n)).astype(dt)]
+    xwhat = "%d edge pairs + %d random" % (e.size ** 2, 3 * n)
+    return u, uwhat, np.concatenate(xa), np.concatenate(xb), xwhat
 
 
 def wrap_inputs(rng):
@@ -641,8 +903,19 @@ def main():
     return 0
 
 
+def has_sse41():
+    """Whether this is x86-64 with SSE4.1 (bc.h's floor and ceil then
+    use roundss/roundsd)."""
+    try:
+        with open("/proc/cpuinfo") as f:
+            return any(l.startswith("flags") and " sse4_1" in l for l in f)
+    except OSError:
+        return False
+
+
 def body(tap, tmp):
     compile_checks(tap, tmp)
+    freestanding_checks(tap, tmp)
 
     indir = os.path.join(tmp, "in")
     os.mkdir(indir)
@@ -658,8 +931,17 @@ def body(tap, tmp):
         inputs[s] = (a, b, what)
         a.tofile(os.path.join(indir, "in.%s.a" % s))
         b.tofile(os.path.join(indir, "in.%s.b" % s))
+    exact = {}
+    for s, dt, ui in FLOATS:
+        exact[s] = exact_inputs(dt, ui, rng)
+        u, _, xa, xb, _ = exact[s]
+        u.tofile(os.path.join(indir, "in.%s.u" % s))
+        xa.tofile(os.path.join(indir, "in.%s.xa" % s))
+        xb.tofile(os.path.join(indir, "in.%s.xb" % s))
     f2 = f2_inputs(rng)
     f2.tofile(os.path.join(indir, "in.f2"))
+    f2f = f2f_inputs(f2)
+    f2f.tofile(os.path.join(indir, "in.f2f"))
     wr = wrap_inputs(rng)
     wr.tofile(os.path.join(indir, "in.wrap"))
     ref_expect = write_ref(os.path.join(indir, "in.ref"))
@@ -677,29 +959,45 @@ def body(tap, tmp):
         int_h[s] = int_to_f16_inputs(dt, bits, rng)
         int_h[s].tofile(os.path.join(indir, "in.%s.h" % s))
 
-    # name, compiler flags, arguments: the f16 pairs, the bulk of the
-    # work, only without the sanitizers (which see their helpers elsewhere)
+    # name, compiler flags, arguments: the bulk of the work (f16 pairs,
+    # the exact binary helpers' pairs) only in the plain -O2 build; the
+    # others see the same helpers on the smaller inputs (the sanitizers),
+    # or differ only in sqrt, floor and ceil (portable code, SSE4.1)
     builds = [
         ("asan+ubsan", ["-fsanitize=address,undefined,float-cast-overflow",
                         "-fno-sanitize-recover=all", "-g"],
-         ["--no-f16-pairs"]),
+         ["--quick"]),
         ("-O2", [], []),
+        ("-O2 -DBC_PORTABLE_MATH", ["-DBC_PORTABLE_MATH"],
+         ["--quick"]),
     ]
+    if has_sse41():
+        builds.append(("-O2 -msse4.1", ["-msse4.1"], ["--quick"]))
+    else:
+        tap.skip("build runtime_check.c (-O2 -msse4.1)",
+                 "this CPU has no SSE4.1")
     outs = []
     env = dict(os.environ)
     env["ASAN_OPTIONS"] = "detect_leaks=0:abort_on_error=0"
     env["UBSAN_OPTIONS"] = "print_stacktrace=1:halt_on_error=1"
-    for name, extra, args in builds:
-        exe = os.path.join(tmp, "runtime_check_" + str(len(outs)))
+
+    def build_and_run(k):
+        name, extra, args = builds[k]
+        exe = os.path.join(tmp, "runtime_check_%d" % k)
+        od = os.path.join(tmp, "out%d" % k)
         cmd = (["gcc", "-std=c99", "-O2"] + STRICT + extra +
                ["-I" + RUNTIME, CHECK_C, "-o", exe, "-lm"])
-        rc, out = run(cmd)
-        if not tap.ok(rc == 0, "build runtime_check.c (%s)" % name,
-                      [" ".join(cmd), out]):
-            continue
-        od = os.path.join(tmp, "out" + str(len(outs)))
+        built = run(cmd)
+        if built[0] != 0:
+            return cmd, built, None, od
         os.mkdir(od)
-        rc, out = run([exe, indir, od] + args, env=env)
+        return cmd, built, run([exe, indir, od] + args, env=env), od
+    results = parallel(build_and_run, range(len(builds)))
+    for (name, extra, args), (cmd, built, ran, od) in zip(builds, results):
+        if not tap.ok(built[0] == 0, "build runtime_check.c (%s)" % name,
+                      [" ".join(cmd), built[1]]):
+            continue
+        rc, out = ran
         if tap.ok(rc == 0, "run runtime_check (%s)" % name,
                   ["exit status %d" % rc, out[-3000:]]):
             outs.append((name, od, not args))
@@ -794,7 +1092,43 @@ def body(tap, tmp):
                             " (%d of %d results differ)"
                             % (op, s, maxulp, noff, a.size))
 
+    # bc.h's exact helpers on their own inputs, bit for bit
+    for s, dt, ui in FLOATS:
+        u, uwhat, xa, xb, xwhat = exact[s]
+        ffmt = lambda v, ui=ui: fmt_float(v, ui)
+        for op in EXACT_UN + EXACT_BIN:
+            unary = op in EXACT_UN
+            a, b, what = (u, None, uwhat) if unary else (xa, xb, xwhat)
+            exp = (expect_float_un(op, a) if unary
+                   else expect_float(op, a, b)).astype(dt)
+            good, diag = check_builds(
+                "out.%s.%s.%s" % (s, "u" if unary else "x", op), dt, a.size,
+                lambda got, exp=exp, ui=ui: np.nonzero(
+                    exp.view(ui) != got.view(ui))[0],
+                lambda bad, got, exp=exp, a=a, b=b, ffmt=ffmt: mismatches(
+                    bad, a, b, exp, got, ffmt), pairs_only=not unary)
+            tap.ok(good, "bc_%s_%s matches NumPy bit for bit (%s; %s)" %
+                   (op, s, what, names if unary else pair_names), diag)
+
     # conversions
+    f2f64 = f2f.astype(np.float64)
+    for s, dt, bits in INTS:
+        exp = np.array(saturate(f2f64, dt), dtype=object).astype(dt)
+        info = np.iinfo(dt)
+        inr = np.array([x == x and abs(x) != math.inf and
+                        int(info.min) <= math.trunc(x) <= int(info.max)
+                        for x in f2f64.tolist()])
+        npgood = np.array_equal(f2f[inr].astype(dt), exp[inr])
+        good, diag = check_builds(
+            "out.f2f.%s" % s, dt, f2f.size,
+            lambda got, exp=exp: np.nonzero(got != exp)[0],
+            lambda bad, got, exp=exp: mismatches(bad, f2f, None, exp, got,
+                                                 repr))
+        tap.ok(good and npgood, "bc_f32_to_%s: NumPy astype in range (%d "
+               "floats), saturating outside, NaN -> 0 (%d floats; %s)" %
+               (s, int(inr.sum()), f2f.size, names),
+               diag + ([] if npgood else ["NumPy astype disagrees"]))
+
     for s, dt, bits in INTS:
         exp = np.array(saturate(f2, dt), dtype=object).astype(dt)
         # NumPy's cast agrees where the truncated value is in range
@@ -814,7 +1148,7 @@ def body(tap, tmp):
             lambda bad, got, exp=exp: mismatches(bad, f2, None, exp, got, repr))
         good = good and bgood
         diag += bdiag
-        tap.ok(good, "bc_f2%s: NumPy astype in range (%d values), saturating "
+        tap.ok(good, "bc_f64_to_%s: NumPy astype in range (%d values), saturating "
                "outside, NaN -> 0 (%d values; %s)" %
                (s, int(inr.sum()), f2.size, names), diag)
 
@@ -1006,7 +1340,7 @@ def check_f16_ops(tap, names, pair_names, check_builds, a, b, what, u,
             lambda bad, got, exp=exp: mismatches(bad, u, None, exp, got,
                                                  fmt_f16))
         npgood = np.array_equal(npc, exp[inr])
-        tap.ok(good and npgood, "bc_f2%s(bc_f16_to_f32(h)): NumPy's astype "
+        tap.ok(good and npgood, "bc_f32_to_%s(bc_f16_to_f32(h)): NumPy's astype "
                "for the %d f16s in range, saturating outside, NaN -> 0 (all "
                "65536; %s)" % (s, int(inr.sum()), names),
                diag + ([] if npgood else ["NumPy astype disagrees"]))

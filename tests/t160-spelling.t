@@ -51,8 +51,10 @@ f32|(x > y) * x|(float)(uint8_t)(x_v > y_v) * x_v
 i16|x > 0 ? x : 0|(int16_t)(bc_gt_i16(x_v, (int16_t)0) ? x_v : (int16_t)0)
 f32|w ? x : y|(w_v != 0) ? x_v : y_v
 f32|x && !y|(uint8_t)((x_v != 0) && (uint8_t)(y_v == 0))
-f32|i16(x) + 1|bc_add_i16(bc_f2i16((double)x_v), (int16_t)1)
-f32|f32(i16(x) + 1)|(float)bc_add_i16(bc_f2i16((double)x_v), (int16_t)1)
+f32|i16(x) + 1|bc_add_i16(bc_f32_to_i16(x_v), (int16_t)1)
+f32|f32(i16(x) + 1)|(float)bc_add_i16(bc_f32_to_i16(x_v), (int16_t)1)
+f64|i32(x) + 1|bc_add_i32(bc_f64_to_i32(x_v), 1)
+f16|u8(x + 1)|bc_f32_to_u8(bc_round_f16(x_v + 1.0f))
 i8|i8(i16(x) * 300)|bc_wrap_i8((uint64_t)bc_mul_i16((int16_t)x_v, (int16_t)300))
 i16|i8(x) + 1|bc_add_i8(bc_wrap_i8((uint64_t)x_v), (int8_t)1)
 f32|x / y - w / 2|x_v / y_v - w_v / 2.0f
