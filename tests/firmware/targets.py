@@ -37,8 +37,11 @@ class Target:
         self.hw_float = hw_float
 
 
+# Semihosting output goes to a chardev on QEMU's stdout (without one it
+# goes to stderr); the serial port and the monitor are off.
 QEMU_COMMON = ["-nographic", "-monitor", "none", "-serial", "none",
-               "-semihosting-config", "enable=on,target=native"]
+               "-chardev", "stdio,id=fwout",
+               "-semihosting-config", "enable=on,target=native,chardev=fwout"]
 
 TARGETS = [
     Target("m4f", "Cortex-M4F on mps2-an386", "arm-none-eabi-gcc",
