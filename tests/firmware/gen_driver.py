@@ -216,6 +216,15 @@ def cases():
                     [("x", "f16", "27,1", 0), ("y", "i32", "16", 0)], ARITH, "convert", ["add", "convert"]))
     out.append(Case("mixed_i64_f64", [("op", "sub"), ("dtype", "f64")],
                     [("x", "i64", "16,1", 0), ("y", "f64", "33", 0)], ARITH, "convert", ["sub", "convert"]))
+    # A broadcast copy: gcc -O2 makes memcpy of such loops unless the
+    # file prevents it, and a -nostdlib link has none.
+    for dt in ("u8", "f32", "i64"):
+        n = pair_len(dt)
+        for strat in ("loops", "auto"):
+            out.append(Case("copy_%s_%s" % (dt, strat),
+                            [("op", "copy"), ("dtype", dt), ("out_shape", "3,%d" % n),
+                             ("strategy", strat)],
+                            [("x", dt, "%d" % n, 0)], None, "copy", ["copy"]))
     # Fused expressions: a multiply-add (contraction would show) and the
     # max against a constant of a ReLU.
     for dt in ("f32", "f64", "f16"):
@@ -476,6 +485,7 @@ def generate(gen, outdir, skip=frozenset()):
         types = protos[c.name]
         meta["kernels"].append({
             "name": c.name, "command": " ".join(c.argv()), "family": c.family,
+            "dtype": dict(c.fields).get("dtype"),
             "ops": c.ops, "nan": c.nan, "out_shape": c.out_shape, "out_dtype": types[-1],
             "operands": [{"name": n, "dtype": types[k], "shape": shape_of(s), "phase": ph}
                          for k, (n, _, s, ph) in enumerate(c.operands)]})
