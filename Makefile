@@ -10,9 +10,13 @@ LDFLAGS =
 LUA_CFLAGS = $(shell pkg-config --cflags lua5.4)
 LUA_LIBS = $(shell pkg-config --libs lua5.4)
 PROVE_FLAGS = -j$(shell nproc 2>/dev/null || echo 2)
-# Debian packages that the build, the tests and the demo need.
+# Debian packages that the build, the tests and the demo need; the
+# firmware tests' cross compilers and emulators are installed without
+# their recommended packages (FW_DEPS: about 1.4 GB that way).
 DEPS = gcc g++ clang make cmake pkg-config liblua5.4-dev perl python3-numpy \
 	libclang-rt-14-dev valgrind libxnnpack-dev libpthreadpool-dev
+FW_DEPS = gcc-arm-none-eabi libnewlib-arm-none-eabi gcc-riscv64-unknown-elf \
+	qemu-system-arm qemu-system-misc
 # make bench: its extra packages, the cases (ids of bench/cases.txt; empty:
 # all) and the levels (O2: -O2; O3: -O3 -march=native).
 BENCH_DEPS = libxnnpack-dev libpthreadpool-dev gnuplot-nox valgrind python3-numpy
@@ -81,18 +85,23 @@ $(O)/tests/%: $(O)/obj/tests/%.o $(CORE_OBJS)
 
 # Install what is missing from Debian; as non-root, say what to install.
 deps:
-	@missing=; for p in $(DEPS); do \
-		dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q ' installed$$' || \
-			missing="$$missing $$p"; \
+	@missing=; fw_missing=; for p in $(DEPS) $(FW_DEPS); do \
+		dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q ' installed$$' && continue; \
+		case " $(FW_DEPS) " in *" $$p "*) fw_missing="$$fw_missing $$p" ;; \
+		*) missing="$$missing $$p" ;; esac; \
 	done; \
-	[ -z "$$missing" ] && exit 0; \
+	[ -z "$$missing$$fw_missing" ] && exit 0; \
 	if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
-		echo "deps: installing$$missing"; \
+		echo "deps: installing$$missing$$fw_missing"; \
 		apt-get update -qq && \
-		DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing >/dev/null; \
+		{ [ -z "$$missing" ] || DEBIAN_FRONTEND=noninteractive \
+			apt-get install -y -qq $$missing >/dev/null; } && \
+		{ [ -z "$$fw_missing" ] || DEBIAN_FRONTEND=noninteractive \
+			apt-get install -y -qq --no-install-recommends $$fw_missing >/dev/null; }; \
 	else \
-		echo "bcastgen needs these Debian packages:$$missing"; \
-		echo "install them with: sudo apt-get install -y$$missing"; \
+		echo "bcastgen needs these Debian packages:$$missing$$fw_missing"; \
+		[ -z "$$missing" ] || echo "install them with: sudo apt-get install -y$$missing"; \
+		[ -z "$$fw_missing" ] || echo "and: sudo apt-get install -y --no-install-recommends$$fw_missing"; \
 		exit 1; \
 	fi
 

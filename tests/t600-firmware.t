@@ -1,0 +1,334 @@
+#!/usr/bin/python3
+"""t600-firmware: the kernels built for four bare-metal targets, run under
+QEMU, give the host's results.
+
+tests/firmware/gen_driver.py writes a spec of kernels (every dtype times
+every op family, conversions, fused multiply-adds, every strategy on
+small broadcast shapes) and a driver that runs each on fixed inputs and
+prints its output's bits. The driver is built for the host (gcc -O2) and,
+for each target of tests/firmware/targets.py, at -std=c99 -Os and -O2
+(freestanding, strict warnings as errors) and at -std=gnu11 -O2; each
+build is linked with -nostdlib and libgcc only, run under QEMU with a
+timeout, and its output compared with the host's line by line. One test
+per target and build; a difference names the kernel, the element, its
+inputs and both values.
+
+Bit for bit, except where NAN_ONLY below says that a target's NaN may
+have another sign or payload than the host's: there any NaN equals any
+NaN; and where NOT_OURS excuses a difference of the toolchain or the
+emulator, within the ULP it says. Both tables are printed as comments.
+FW_SKIP=op,... leaves ops out (while working on the harness; said in
+the output too).
+"""
+import concurrent.futures
+import json
+import os
+import shutil
+import struct
+import subprocess
+import sys
+import tempfile
+
+TESTS = os.path.dirname(os.path.abspath(__file__))
+sys.path[:0] = [TESTS, os.path.join(TESTS, "firmware")]
+
+import gen_driver                      # noqa: E402
+import targets                         # noqa: E402
+from tap import Tap                    # noqa: E402
+
+GEN = os.path.abspath(os.environ.get("GEN", "build/bcastgen"))
+RUNTIME = os.path.join(os.path.dirname(TESTS), "runtime")
+TIMEOUT = 60
+JOBS = 2
+
+WARN = ["-Wall", "-Wextra", "-Wconversion", "-Wdouble-promotion", "-Werror"]
+BUILDS = [
+    ("c99 -Os", ["-std=c99", "-ffreestanding", "-Os"] + WARN),
+    ("c99 -O2", ["-std=c99", "-ffreestanding", "-O2"] + WARN),
+    # gcc's GNU modes contract a*b + c into a fused multiply-add unless
+    # the file forbids it: the FPU targets would round once, not twice.
+    ("gnu11 -O2", ["-std=gnu11", "-ffreestanding", "-O2"] + WARN),
+]
+HOST_FLAGS = ["-std=c99", "-O2", "-DFW_HOST"] + WARN
+
+RISCV = {"rv32imac", "rv32imafc"}
+ALL_TARGETS = {t.name for t in targets.TARGETS}
+
+# Where a target may give a NaN with another sign or payload than the
+# host's: (the kernels' NaN rule, from gen_driver.py; the targets; why).
+# There NaN-ness alone is compared; everywhere else, bits.
+NAN_ONLY = [
+    (gen_driver.ARITH, ALL_TARGETS,
+     "a NaN that arithmetic makes is the FPU's or soft-float's own: the "
+     "host (x86) makes 0xffc00000 for an invalid operation (inf - inf, "
+     "0 * inf, sqrt(-1)), Arm 0x7fc00000; RISC-V returns the canonical NaN "
+     "0x7fc00000 for every NaN result, payloads dropped; and with two NaN "
+     "operands, whose payload comes out depends on the operand order the "
+     "compiler chose"),
+    (gen_driver.CONVERT, ALL_TARGETS,
+     "a NaN converted between float types keeps its payload on the host; "
+     "RISC-V's fcvt.d.s and fcvt.s.d and its soft-float conversions return "
+     "the canonical NaN, and libgcc's Thumb-2 __aeabi_d2f (the M4F's f64 "
+     "to f32) returns 0x7fc00000 for every NaN"),
+]
+
+# Below bcastgen, in the toolchain or the emulator: (target, dtype, the
+# largest difference in ULP allowed for the ARITH kernels, why). Nothing
+# else is excused.
+NOT_OURS = [
+    ("m4f", "f64", 1,
+     "libgcc's Thumb-2 double addition (__aeabi_dadd, which a + b on f64 "
+     "is on a core without double hardware) run by QEMU 7.2 rounds "
+     "2147483647.5 + -2^63 to 0xc3dfffffffe00001, 1 ULP from the correctly "
+     "rounded 0xc3dfffffffe00000 of the host and of NumPy; the M0's libgcc "
+     "(soft-fp) gives the host's bits for the same kernels"),
+]
+
+TAP = Tap()
+
+
+def nan_only(rule, target):
+    """Whether kernels of NaN rule RULE compare NaN-ness only on TARGET."""
+    return any(rule == r and target in ts for r, ts, _ in NAN_ONLY)
+
+
+def ulp_slack(target, dtype, rule):
+    """How many ULP a result may differ on TARGET (NOT_OURS), else 0."""
+    if rule != gen_driver.ARITH:
+        return 0
+    return max([u for t, d, u, _ in NOT_OURS if t == target and d == dtype] or [0])
+
+
+def ulp_distance(a, b, dtype):
+    """The distance in ULP of two finite floats' BITS A and B of DTYPE, or
+    None if either is not finite."""
+    n = gen_driver.BITS[dtype]
+    sign = 1 << (n - 1)
+    exp_all = {"f16": 0x7c00, "f32": 0x7f800000, "f64": 0x7ff << 52}[dtype]
+    if (a & exp_all) == exp_all or (b & exp_all) == exp_all:
+        return None
+
+    def ordered(x):
+        return -(x & (sign - 1)) if x & sign else x
+    return abs(ordered(a) - ordered(b))
+
+
+def is_nan(bits, dtype):
+    if dtype == "f16":
+        return (bits & 0x7c00) == 0x7c00 and (bits & 0x3ff) != 0
+    if dtype == "f32":
+        return (bits & 0x7f800000) == 0x7f800000 and (bits & 0x7fffff) != 0
+    if dtype == "f64":
+        return ((bits >> 52) & 0x7ff) == 0x7ff and (bits & ((1 << 52) - 1)) != 0
+    return False
+
+
+def show(bits, dtype):
+    """BITS of DTYPE as hex, and the value where that helps."""
+    digits = gen_driver.BITS[dtype] // 4
+    text = "0x%0*x" % (digits, bits)
+    if dtype in ("f16", "f32", "f64"):
+        fmt = {"f16": ("<H", "<e"), "f32": ("<I", "<f"), "f64": ("<Q", "<d")}[dtype]
+        text += " (%r)" % struct.unpack(fmt[1], struct.pack(fmt[0], bits))[0]
+    elif dtype[0] == "i" and bits >> (gen_driver.BITS[dtype] - 1):
+        text += " (%d)" % (bits - (1 << gen_driver.BITS[dtype]))
+    else:
+        text += " (%d)" % bits
+    return text
+
+
+def inputs_of(kernel, tables, element):
+    """The inputs of output ELEMENT of KERNEL, as text."""
+    shape = kernel["out_shape"]
+    index = []
+    rest = element
+    for size in reversed(shape):
+        index.insert(0, rest % size if size else 0)
+        rest = rest // size if size else 0
+    parts = []
+    for op in kernel["operands"]:
+        oshape = op["shape"]
+        flat = 0
+        for d, size in enumerate(oshape):
+            i = index[len(shape) - len(oshape) + d]
+            flat = flat * size + (i if size != 1 else 0)
+        table = tables[op["dtype"]]
+        parts.append("%s=%s" % (op["name"], show(table[(flat + op["phase"]) % len(table)],
+                                                  op["dtype"])))
+    return "[%s] %s" % (",".join(str(i) for i in index), " ".join(parts))
+
+
+def parse(text):
+    """{kernel: [output bits]} from a driver's output, and whether it ended
+    with its 'done' line."""
+    out = {}
+    done = False
+    for line in text.splitlines():
+        if line == "done":
+            done = True
+            continue
+        name, _, rest = line.partition(":")
+        out[name] = [int(w, 16) for w in rest.split()]
+    return out, done
+
+
+def compare(target, host, got, meta):
+    """Differences of GOT from HOST on TARGET, as diagnostic lines, and
+    the number of elements compared as NaN-ness only."""
+    diags = []
+    relaxed = 0
+    excused = 0
+    for kernel in meta["kernels"]:
+        name = kernel["name"]
+        want = host[name]
+        have = got.get(name)
+        if have is None:
+            diags.append("%s: no output line" % name)
+            continue
+        if len(have) != len(want):
+            diags.append("%s: %d elements, the host has %d" % (name, len(have), len(want)))
+            continue
+        dtype = kernel["out_dtype"]
+        loose = nan_only(kernel["nan"], target)
+        slack = ulp_slack(target, dtype, kernel["nan"]) if dtype in ("f16", "f32", "f64") else 0
+        for e, (a, b) in enumerate(zip(want, have)):
+            if a == b:
+                continue
+            if loose and is_nan(a, dtype) and is_nan(b, dtype):
+                relaxed += 1
+                continue
+            if slack:
+                dist = ulp_distance(a, b, dtype)
+                if dist is not None and dist <= slack:
+                    excused += 1
+                    continue
+            diags.append("%s (%s) element %s: host %s, %s %s" % (
+                name, kernel["command"], inputs_of(kernel, meta["tables"], e),
+                show(a, dtype), target, show(b, dtype)))
+    return diags, relaxed, excused
+
+
+def link_summary(msg):
+    """The undefined symbols of a failed link, each with the functions
+    that reference it; MSG itself if there are none."""
+    refs = {}
+    func = "?"
+    for line in msg.splitlines():
+        if "in function `" in line:
+            func = line.split("in function `")[1].split("'")[0]
+        if "undefined reference to `" in line:
+            sym = line.split("undefined reference to `")[1].split("'")[0]
+            refs.setdefault(sym, [])
+            if func not in refs[sym]:
+                refs[sym].append(func)
+    if not refs:
+        return msg
+    return "\n".join(["link failed: undefined references (-nostdlib, libgcc only):"] +
+                     ["%s, from %s" % (sym, " ".join(fs[:8]) + (" ..." if len(fs) > 8 else ""))
+                      for sym, fs in sorted(refs.items())])
+
+
+def build_and_run(target, build, flags, work):
+    """Builds the driver for TARGET with FLAGS, runs it; returns (ok,
+    output or messages)."""
+    outdir = os.path.join(work, "%s-%s" % (target.name, build.replace(" ", "")))
+    os.makedirs(outdir)
+    elf = os.path.join(outdir, "driver.elf")
+    cflags = flags + ["-I", RUNTIME, "-I", work]
+    try:
+        good, msg = targets.build(target, elf, [os.path.join(work, "driver.c"),
+                                                os.path.join(work, "kernels.c")],
+                                  cflags, outdir)
+    except RuntimeError as e:
+        return False, "start-up code: " + str(e)
+    if not good:
+        return False, "build failed:\n" + link_summary(msg)
+    status, out, err = targets.run(target, elf, TIMEOUT)
+    if status == targets.TIMEOUT_STATUS:
+        return False, "no end within %d s under QEMU (a hang):\n%s" % (TIMEOUT, err)
+    if status != 0:
+        return False, "exit status %d under QEMU (a fault, or a crash):\n%s%s" % (
+            status, out[-2000:], err)
+    return True, out
+
+
+def main():
+    if not os.access(GEN, os.X_OK):
+        TAP.skip("firmware", "no bcastgen binary at %s: run make first" % GEN)
+        return TAP.done()
+    if shutil.which("gcc") is None:
+        TAP.skip("firmware", "no host gcc")
+        return TAP.done()
+    work = tempfile.mkdtemp(prefix="bcastgen-t600.")
+    try:
+        return run_all(work)
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+
+def run_all(work):
+    skip = frozenset(filter(None, os.environ.get("FW_SKIP", "").split(",")))
+    kept = gen_driver.generate(GEN, work, skip)
+    if skip:
+        TAP.comment("FW_SKIP: left out the ops %s" % " ".join(sorted(skip)))
+    meta = json.load(open(os.path.join(work, "cases.json")))
+    TAP.comment("%d kernels (%s); left out: exp, log, float power, hypot, arctan2 and "
+                "logaddexp, which need libm (Debian's riscv64-unknown-elf has none), "
+                "and what bcastgen refuses for a dtype (%d cases, skipped.txt)"
+                % (len(kept), "every dtype, op family, conversions, fused multiply-adds, "
+                   "every strategy",
+                   sum(1 for line in open(os.path.join(work, "skipped.txt")) if line.strip())))
+    for rule, ts, why in NAN_ONLY:
+        TAP.comment("NaN-ness only for the '%s' kernels on %s: %s"
+                    % (rule, " ".join(sorted(ts)), why))
+    for target, dtype, ulp, why in NOT_OURS:
+        TAP.comment("%s, %s results of arithmetic: up to %d ULP from the host's: %s"
+                    % (target, dtype, ulp, why))
+    host_exe = os.path.join(work, "host")
+    p = subprocess.run(["gcc"] + HOST_FLAGS + ["-I", RUNTIME, "-I", work, "-o", host_exe,
+                                               os.path.join(work, "driver.c"),
+                                               os.path.join(work, "kernels.c"), "-lm"],
+                       stdout=subprocess.PIPE, stderr=subprocess.STDOUT, universal_newlines=True)
+    if not TAP.ok(p.returncode == 0, "host build of the driver (gcc -O2)", p.stdout):
+        return TAP.done()
+    p = subprocess.run([host_exe], stdout=subprocess.PIPE, universal_newlines=True)
+    host, done = parse(p.stdout)
+    if not TAP.ok(p.returncode == 0 and done, "host run of the driver",
+                  "exit status %d" % p.returncode):
+        return TAP.done()
+
+    jobs = []
+    for target in targets.TARGETS:
+        why = targets.missing(target)
+        for build, flags in BUILDS:
+            jobs.append((target, build, flags, why))
+    with concurrent.futures.ThreadPoolExecutor(JOBS) as pool:
+        futures = [None if why else pool.submit(build_and_run, t, b, f, work)
+                   for t, b, f, why in jobs]
+        for (target, build, flags, why), fut in zip(jobs, futures):
+            name = "%s (%s), %s: the host's results" % (target.name, target.title, build)
+            if why:
+                TAP.skip(name, why)
+                continue
+            good, out = fut.result()
+            if not good:
+                TAP.ok(False, name, out)
+                continue
+            got, done = parse(out)
+            diags, relaxed, excused = compare(target.name, host, got, meta)
+            if not done:
+                diags.insert(0, "the run ended before its 'done' line")
+            if diags:
+                diags.insert(0, "%d differences from the host:" % len(diags))
+            TAP.ok(not diags, name, diags)
+            if relaxed:
+                TAP.comment("%s, %s: %d NaN results compared as NaN-ness only (NAN_ONLY)"
+                            % (target.name, build, relaxed))
+            if excused:
+                TAP.comment("%s, %s: %d results within NOT_OURS's ULP of the host's"
+                            % (target.name, build, excused))
+    return TAP.done()
+
+
+if __name__ == "__main__":
+    sys.exit(main())
