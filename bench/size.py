@@ -624,6 +624,9 @@ def main():
     ap.add_argument("--out", default=os.path.join(TOP, "build", "size"))
     ap.add_argument("--only", default="", help="case ids, comma- or space-separated")
     ap.add_argument("--jobs", type=int, default=os.cpu_count() or 2)
+    ap.add_argument("--case", action="append", default=[], metavar="ID=WORDS",
+                    help="a case of its own instead of the seeds' and cases.txt's")
+    ap.add_argument("--targets", default="", help="target ids (default: all)")
     ap.add_argument("--check", metavar="TSV", help="only check the rows of TSV")
     a = ap.parse_args()
     if a.check:
@@ -633,13 +636,23 @@ def main():
         for line in bad:
             print("size: larger: " + line)
         return 1 if bad else 0
+    if a.targets:
+        ids = a.targets.replace(",", " ").split()
+        TARGETS[:] = [t for t in TARGETS if t["id"] in ids]
+        if len(TARGETS) != len(ids):
+            die("unknown target in '%s'" % a.targets)
     for t in TARGETS:
         for tool in (t["tool"] + "gcc", t["qemu"].split()[0]):
             if not shutil.which(tool):
                 die("'%s' not found (make deps installs the firmware toolchains)" % tool)
     t0 = time.time()
     only = set(a.only.replace(",", " ").split())
-    cases = [c for c in seed_cases() + bench_cases() if not only or c[0] in only]
+    if a.case:
+        given = [c.partition("=") for c in a.case]
+        cases = [(cid, shlex.split(words)) for cid, _, words in given]
+    else:
+        cases = seed_cases() + bench_cases()
+    cases = [c for c in cases if not only or c[0] in only]
     if only and len(cases) != len(only):
         die("unknown case in '%s'" % a.only)
     os.makedirs(a.out, exist_ok=True)
