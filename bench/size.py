@@ -54,6 +54,7 @@ TARGETS = [
     {"id": "rv32imac", "title": "rv32imac", "tool": "riscv64-unknown-elf-",
      "flags": "-march=rv32imac -mabi=ilp32",
      "qemu": "qemu-system-riscv32 -M virt -cpu rv32,f=false,d=false -bios none",
+     "count_limit": 6000,
      "code": (0x80000000, 0x100000), "ram": (0x80100000, 0x3f00000)},
     {"id": "rv32imafc", "title": "rv32imafc", "tool": "riscv64-unknown-elf-",
      "flags": "-march=rv32imafc -mabi=ilp32f",
@@ -63,7 +64,10 @@ TARGETS = [
 LEVELS = ["-Os", "-O2"]
 CFLAGS = "-std=c99 -ffreestanding -ffunction-sections -fdata-sections -Wall -Wextra"
 STACK = 2048            # bytes of RAM kept for the stack
-COUNT_LIMIT = 16384     # output elements at most for an instruction count
+# Output elements at most for an instruction count (a target may say
+# fewer): the log has a line per instruction, and a soft-float add is
+# some 60 of them, 400 MB of log for a case of 12288 elements.
+COUNT_LIMIT = 16384
 
 # bcastgen's implementations, then the two others.
 VARIANTS = [
@@ -85,7 +89,23 @@ DROP = {"--strategy": 1, "--unroll-limit": 1, "--optimize": 1,
 
 # Cases where --optimize size may be larger than another strategy at -Os,
 # with why (measured: see README.md, "Code size"): (case, target) -> reason.
+BLOCK3 = ("x(4,3) + y(3): on RISC-V the block (the inner 3 written out, y's "
+          "three values in registers, offsets in the loads) is smaller than "
+          "a second loop with its counter and address adds: 112 bytes "
+          "against 114 on rv32imac, 54 against 60 on rv32imafc")
 KNOWN_LARGER = {
+    ("tiny43", "rv32imac"): BLOCK3,
+    ("tiny43", "rv32imafc"): BLOCK3,
+    ("seed001_row", "rv32imac"): BLOCK3,
+    ("seed001_row", "rv32imafc"): BLOCK3,
+    ("seed004_broadcast_to", "m4f"):
+        "a copy of 2 values to 12 places: written out, 2 loads and 12 "
+        "stores at offsets from one base (30 bytes); the loop gcc makes "
+        "of it (4 stores a pass) needs a push, two bases and a compare (36)",
+    ("col17", "rv32imac"):
+        "gcc's register allocation at -Os around the soft-float call: the "
+        "single loop of 17 keeps 11 registers saved, the loop of 16 with "
+        "a tail of 1 only 9, 4 bytes less (126 against 122)",
 }
 
 ELEM_BYTES = {"float": 4, "bc_f16": 2, "int8_t": 1, "uint8_t": 1,
@@ -475,8 +495,9 @@ def unit(case, t, level, gen_dir):
                  for p in params)
     if nbytes + STACK > t["ram"][1]:
         return res, "no count: %d bytes of data, more than the RAM" % nbytes
-    if count > COUNT_LIMIT:
-        return res, "no count: %d elements, more than %d" % (count, COUNT_LIMIT)
+    limit = t.get("count_limit", COUNT_LIMIT)
+    if count > limit:
+        return res, "no count: %d elements, more than %d" % (count, limit)
     if count == 0:
         return res, "no count: no elements"
     drv = os.path.join(d, "driver.c")
@@ -525,20 +546,17 @@ def symbols(t, elf):
     return syms
 
 
-TRACE = re.compile(r"^Trace \d+: \S+ \[[0-9a-f]+/([0-9a-f]+)/")
-
-
 def count_log(log, entries, mark):
     """Instructions from each implementation's entry to the next
-    size_mark, in QEMU's log of executed (one-instruction) blocks."""
+    size_mark, in QEMU's log of executed (one-instruction) blocks: lines
+    'Trace 0: HOSTADDR [CSBASE/PC/FLAGS/CFLAGS] SYMBOL'."""
     start = {a: v for v, a in entries}
     counts, cur, n = {}, None, 0
-    with open(log) as fh:
+    with open(log, "rb") as fh:
         for line in fh:
-            m = TRACE.match(line)
-            if not m:
+            if not line.startswith(b"Trace "):
                 continue
-            pc = int(m.group(1), 16)
+            pc = int(line.split(b"[", 1)[1].split(b"/", 2)[1], 16)
             if cur is None:
                 if pc in start:
                     cur, n = start[pc], 1
