@@ -23,6 +23,11 @@ BENCH_DEPS = libxnnpack-dev libpthreadpool-dev gnuplot-nox valgrind python3-nump
 BENCH_CASES =
 BENCH_LEVELS = O2 O3
 BENCH_FLAGS =
+# make size: the firmware toolchains and emulators, and the cases (ids of
+# the seeds' kernels and of bench/cases.txt; empty: all).
+SIZE_DEPS = gcc-arm-none-eabi libnewlib-arm-none-eabi gcc-riscv64-unknown-elf \
+	qemu-system-arm qemu-system-misc
+SIZE_CASES =
 # make fuzz: seconds per harness, and the compiler with libFuzzer.
 FUZZ_SECONDS = 60
 FUZZ_CC = clang
@@ -52,7 +57,7 @@ endif
 .DELETE_ON_ERROR:
 .SECONDARY:
 .SUFFIXES:
-.PHONY: all check test demo deps bench regen install uninstall clean FORCE fuzz fuzz-build asan
+.PHONY: all check test demo deps bench size regen install uninstall clean FORCE fuzz fuzz-build asan
 
 all: $(O)/bcastgen
 
@@ -123,6 +128,16 @@ bench:
 	@$(MAKE) --no-print-directory $(O)/bcastgen
 	/usr/bin/python3 bench/run.py --gen $(O)/bcastgen --out $(O)/bench --cc '$(CC)' \
 		--only '$(BENCH_CASES)' --levels '$(BENCH_LEVELS)' $(BENCH_FLAGS)
+
+# Issue 15's size table: each case's kernels for the four firmware
+# targets at -Os and -O2, .text bytes and instructions per element under
+# QEMU, next to bc_ref.h's walk and a hand-written loop (bench/size.py);
+# fails when --optimize size is larger than another strategy at -Os.
+# Writes $(O)/size/SIZE.md; SIZE.md at the top is a copy of a whole run.
+size:
+	@$(MAKE) --no-print-directory deps DEPS='$(DEPS) $(SIZE_DEPS)'
+	@$(MAKE) --no-print-directory $(O)/bcastgen
+	/usr/bin/python3 bench/size.py --gen $(O)/bcastgen --out $(O)/size --only '$(SIZE_CASES)'
 
 # The suite in parallel, one job per core, and its wall time; the
 # sanitizer build and the fuzzing harnesses are built first when the
