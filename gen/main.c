@@ -32,7 +32,6 @@ struct run {
 	int libm;			/* some kernel needs bc_math.h */
 	int stream;			/* some kernel streams: bc_stream.h */
 	int contract;			/* some kernel's float multiply may meet an add */
-	int loops;			/* some kernel runs loops */
 	int f16;			/* some kernel's signature has bc_f16 */
 	struct names names;		/* every name the file holds */
 	struct strbuf ctext, htext;	/* the files */
@@ -220,7 +219,6 @@ render_kernel(struct run *r, const struct kernel *k, int i, struct strbuf *c, st
 	r->libm |= k->plan.libm;
 	r->stream |= k->plan.stream != STREAM_NONE;
 	r->contract |= k->plan.contract;
-	r->loops |= k->plan.has_loops;
 	r->f16 |= k->out_dtype->compute != NULL;
 	for (int j = 0; j < k->desc->nops; j++)
 		r->f16 |= k->desc->stored[j]->compute != NULL;
@@ -303,7 +301,7 @@ render_files_lua(lua_State *L, void *ud)
 	struct run *r = ud;
 	const char *base = cli_base_name(r->cli.output);
 
-	lua_createtable(L, 0, 8);
+	lua_createtable(L, 0, 7);
 	lua_pushstring(L, base);
 	lua_setfield(L, -2, "file");
 	lua_pushstring(L, cli_base_name(r->hpath.s));
@@ -314,8 +312,6 @@ render_files_lua(lua_State *L, void *ud)
 	lua_setfield(L, -2, "stream");
 	lua_pushboolean(L, r->contract);
 	lua_setfield(L, -2, "contract");
-	lua_pushboolean(L, r->loops);
-	lua_setfield(L, -2, "loops");
 	lua_pushboolean(L, r->f16);
 	lua_setfield(L, -2, "f16");
 	lua_newtable(L);

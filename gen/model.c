@@ -251,6 +251,13 @@ set_values(lua_State *L, const struct kernel *k)
 					set_str(L, "helper", v->op->helper);
 				if (v->constant_arg)
 					set_int(L, "constant_arg", v->constant_arg);
+				if (op_needs_libm(v->op, v->calc)) {
+					struct strbuf calls = {0};
+
+					op_libm_calls(&calls, v->op, v->calc);
+					set_str(L, "libm", calls.s);
+					sb_free(&calls);
+				}
 				set_str(L, "calc", v->calc->name);
 			}
 		}
@@ -352,6 +359,8 @@ model_push_kernel(lua_State *L, const struct kernel *k)
 	set_int(L, "lanes", p->lanes);
 	set_bool(L, "align_loops", p->align_loops);
 	set_bool(L, "slp_only", p->slp_only);
+	set_bool(L, "has_loops", p->has_loops);
+	set_bool(L, "contract", p->contract);
 	set_str(L, "stream", streams[p->stream]);
 	set_int(L, "line", p->line);
 	/* past what Lua's integers hold, the data are "more than" that */

@@ -402,8 +402,8 @@ infix_binding(const struct op *op)
 /*
 ** Return how many brackets the C spelling of value V of P nests around
 ** its argument K, at most, as the templates spell each kind and form (c.lua):
-** a call, a cast, a parenthesis or a ?: each counts one. bc_f2i8((double)
-** (a)) nests a in two; (uint8_t)((a != 0) && b) in three; an integer
+** a call, a cast, a parenthesis or a ?: each counts one. bc_wrap_i8((
+** uint64_t)a) nests a in two; (uint8_t)((a != 0) && b) in three; an integer
 ** (int8_t)((c != 0) ? (a) : b) in four; a helper's chain bc_add_i32(
 ** bc_add_i32(a, b), c) its first arguments in one a link.
 */
@@ -417,6 +417,7 @@ nest_around(const struct plan *p, const struct plan_value *v, int k)
 		case CONVERT_NONE:
 			return 0;
 		case CONVERT_CAST:
+		case CONVERT_SATURATE:
 		case CONVERT_ROUND_F16:
 			return 1;
 		default:

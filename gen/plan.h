@@ -126,7 +126,8 @@ enum value_convert {
 	CONVERT_NONE,		/* the same dtype: the value itself */
 	CONVERT_CAST,		/* a C cast: exact, rounding, or wrapping to unsigned */
 	CONVERT_WRAP,		/* to a narrower signed type, modulo 2^bits: bc_wrap_T */
-	CONVERT_SATURATE,	/* float to integer: truncate, saturate, NaN to 0: bc_f2T */
+	CONVERT_SATURATE,	/* float to integer: truncate, saturate, NaN to 0:
+				   bc_f32_to_T, bc_f64_to_T, with no double in f32 */
 	CONVERT_ROUND_F16,	/* a float to the nearest f16 value, held in a float */
 	CONVERT_ROUND_F16_F64	/* a double to the nearest f16 value, directly */
 };
@@ -176,8 +177,8 @@ struct plan {
 	int lanes;			/* elements of the narrowest dtype in PLAN_VECTOR_BYTES */
 	int align_loops;		/* the kernel has loops: ask the compiler to start
 					   each on a 32-byte boundary */
-	int has_loops;			/* the kernel runs loops, which gcc could make calls to
-					   memcpy or memset that a freestanding build lacks */
+	int has_loops;			/* the kernel runs loops: none may become a call to
+					   memcpy or memset, which a freestanding build lacks */
 	int slp_only;			/* the loop around a block is shorter than a vector:
 					   ask the compiler to vectorize the block, not
 					   across that loop's iterations */
@@ -202,7 +203,8 @@ struct plan {
 					   from the pointers of the loop around it */
 	int libm;			/* a value needs the runtime's bc_math.h */
 	enum plan_store store;		/* how the value becomes the output's element */
-	int contract;			/* a float multiply may meet an add: keep them apart */
+	int contract;			/* a float multiply may meet an add: keep them apart,
+					   under gcc's GNU dialects too */
 };
 
 /* What the plan is made from, besides the broadcast. */

@@ -48,7 +48,22 @@
  * lanes at a time, which runs slower.  So gcc is asked not to vectorize
  * loops there, and to align them as BC_LOOPS does.
  *
- * Other compilers are asked nothing.
+ * BC_NO_CONTRACT marks a kernel where a float multiply meets an add: gcc
+ * would fuse them into one rounding in its GNU modes (its default), where
+ * it ignores #pragma STDC FP_CONTRACT, and the result would not be
+ * NumPy's. (No runtime helper has a multiply that feeds an add, so the
+ * kernel's own code is all there is to keep apart.)
+ *
+ * BC_NO_MEMCPY marks a kernel with loops: in a freestanding build, gcc
+ * is asked not to make a loop that copies or fills into a call to memcpy
+ * or memset, which it does even under -ffreestanding.
+ *
+ * Each is an optimize attribute of the kernel alone, never of the
+ * helpers below: gcc does not inline a helper that has one unless the
+ * kernel's options are the same.
+ *
+ * Other compilers are asked nothing (clang keeps the standard pragma, and
+ * makes no library call under -ffreestanding).
  */
 #if defined(__GNUC__) && !defined(__clang__) && !defined(__INTEL_COMPILER)
 #if defined(__OPTIMIZE_SIZE__)
@@ -58,9 +73,17 @@
 #define BC_LOOPS __attribute__((optimize("align-loops=32")))
 #define BC_SLP_ONLY __attribute__((optimize("align-loops=32", "no-tree-loop-vectorize")))
 #endif
+#define BC_NO_CONTRACT __attribute__((optimize("fp-contract=off")))
+#if __STDC_HOSTED__
+#define BC_NO_MEMCPY
+#else
+#define BC_NO_MEMCPY __attribute__((optimize("no-tree-loop-distribute-patterns")))
+#endif
 #else
 #define BC_LOOPS
 #define BC_SLP_ONLY
+#define BC_NO_CONTRACT
+#define BC_NO_MEMCPY
 #endif
 
 /*

@@ -82,6 +82,27 @@ else
 	echo "ok $n # skip gcc -mfma: $(head -1 err)"
 fi
 
+# the attributes that ask gcc for all this are the kernel's alone: its
+# helpers are still inlined (an optimize attribute on them would stop it)
+"$GEN" --expr 'floor(max(x*w + b, 0))' --strategy loops x=64,64 w=64 b=64 -o asks.c
+check "a kernel of loops, multiply-adds and helpers asks for all three" \
+	grep -q '^BC_LOOPS BC_NO_MEMCPY BC_NO_CONTRACT$' asks.c
+# (at -Os gcc may keep a helper of a rare path out of line: its choice)
+for flags in "-std=gnu11 -O2" "-std=c99 -O2 -ffreestanding" "-std=gnu11 -Os -ffreestanding"; do
+	n=$((n + 1))
+	# shellcheck disable=SC2086
+	gcc $flags -Winline -I"$RT" -c asks.c -o asks.o 2>err
+	calls=$(objdump -d asks.o | grep -c 'call')
+	case $flags in *-Os*) calls=0 ;; esac
+	if [ "$calls" = 0 ] && ! grep -q 'attribute mismatch' err; then
+		echo "ok $n - gcc $flags: no helper kept out of the kernel by its attributes"
+	else
+		echo "not ok $n - gcc $flags: $calls calls"
+		sed 's/^/# /' err | head -5
+		status=1
+	fi
+done
+
 "$GEN" --optimize size x=3,3 y=3 -o small.c
 "$GEN" x=3,3 y=3 -o fast.c
 check "--optimize size: a 3x3 add is a loop" grep -q 'for (i1 = 0; i1 < 3; i1++)' small.c

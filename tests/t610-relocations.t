@@ -94,7 +94,9 @@ def allowed(kernel, target):
         classes.add("i64-f32")
     if ints and DIVIDING & set(kernel["ops"]):
         classes.add("int-div")
-    if i64:
+    # an f64 is 64 bits too: the runtime shifts and compares them as
+    # integers where it works on a double's bits (bc_f64_to_f16)
+    if i64 or f64:
         classes.add("i64")
     libm = set()
     for op in kernel["ops"]:

@@ -23,6 +23,8 @@
  *   out  3 1
  *
  * Unrolled: one statement per element of the result (2,3).
+ *
+ * Calls the C library's atan2, exp, log1p, hypot (bc_math.h): link with its libm.
  */
 
 /* Begin ufuncs_f64 */
