@@ -20,7 +20,8 @@
  *
  * np.power: the C library's pow (NumPy may use its own SIMD pow, which
  * can differ in the last bit, and in the sign and payload of a NaN
- * result).
+ * result), but a NaN b gives a NaN for every a other than 1, as C99's
+ * Annex F and NumPy have it (newlib's pow gives pow(-1, NaN) = 1).
  * np.exp and np.log: the C library's, within a few ULP of NumPy's (which
  * may use its own SIMD versions; NumPy's float32 ones give the NaN
  * 0x7fc00000 for any NaN).
@@ -61,7 +62,12 @@
 /* log(2) as NumPy's NPY_LOGE2; (float)BC__LN2 is its NPY_LOGE2f. */
 #define BC__LN2 0.693147180559945309417232121458176568
 #define BC__FLOAT(S, T, F)                                                    \
-static inline T bc_pow_##S(T a, T b) { return pow##F(a, b); }                 \
+static inline T bc_pow_##S(T a, T b)                                          \
+{                                                                             \
+	if (b != b && a != 1)                                                 \
+		return a + b;                                                 \
+	return pow##F(a, b);                                                  \
+}                                                                             \
 static inline T bc_exp_##S(T a) { return exp##F(a); }                         \
 static inline T bc_log_##S(T a) { return log##F(a); }                         \
 static inline T bc_hypot_##S(T a, T b) { return hypot##F(a, b); }             \

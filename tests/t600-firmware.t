@@ -50,6 +50,9 @@ BUILDS = [
     ("gnu11 -O2", ["-std=gnu11", "-ffreestanding", "-O2"] + WARN),
 ]
 HOST_FLAGS = ["-std=c99", "-O2", "-DFW_HOST"] + WARN
+# What the libm ops' programs link with besides libgcc: newlib's libm,
+# and its libc for errno.
+LIBM_LIBS = ["-lm", "-lc"]
 
 RISCV = {"rv32imac", "rv32imafc"}
 ALL_TARGETS = {t.name for t in targets.TARGETS}
@@ -172,9 +175,11 @@ def parse(text):
     return out, done
 
 
-def compare(target, host, got, meta):
+def compare(target, host, got, meta, widest=None):
     """Differences of GOT from HOST on TARGET, as diagnostic lines, and
-    the number of elements compared as NaN-ness only."""
+    the number of elements compared as NaN-ness only and excused within
+    a ULP bound: NOT_OURS's, or the kernel's own (its libm's). WIDEST,
+    a dict, gets each kernel's largest distance in ULP."""
     diags = []
     relaxed = 0
     excused = 0
@@ -191,6 +196,7 @@ def compare(target, host, got, meta):
         dtype = kernel["out_dtype"]
         loose = nan_only(kernel["nan"], target)
         slack = ulp_slack(target, dtype, kernel["nan"]) if dtype in ("f16", "f32", "f64") else 0
+        slack = max(slack, kernel.get("ulp", 0))
         for e, (a, b) in enumerate(zip(want, have)):
             if a == b:
                 continue
@@ -199,6 +205,8 @@ def compare(target, host, got, meta):
                 continue
             if slack:
                 dist = ulp_distance(a, b, dtype)
+                if widest is not None and dist is not None:
+                    widest[name] = max(widest.get(name, 0), dist)
                 if dist is not None and dist <= slack:
                     excused += 1
                     continue
@@ -228,9 +236,9 @@ def link_summary(msg):
                       for sym, fs in sorted(refs.items())])
 
 
-def build_and_run(target, build, flags, work):
-    """Builds the driver for TARGET with FLAGS, runs it; returns (ok,
-    output or messages)."""
+def build_and_run(target, build, flags, work, libs=()):
+    """Builds the driver of WORK for TARGET with FLAGS (linked with LIBS
+    too), runs it; returns (ok, output or messages)."""
     outdir = os.path.join(work, "%s-%s" % (target.name, build.replace(" ", "")))
     os.makedirs(outdir)
     elf = os.path.join(outdir, "driver.elf")
@@ -238,7 +246,7 @@ def build_and_run(target, build, flags, work):
     try:
         good, msg = targets.build(target, elf, [os.path.join(work, "driver.c"),
                                                 os.path.join(work, "kernels.c")],
-                                  cflags, outdir)
+                                  cflags, outdir, libs)
     except RuntimeError as e:
         return False, "start-up code: " + str(e)
     if not good:
@@ -272,7 +280,7 @@ def run_all(work):
     if skip:
         TAP.comment("FW_SKIP: left out the ops %s" % " ".join(sorted(skip)))
     meta = json.load(open(os.path.join(work, "cases.json")))
-    TAP.comment("%d kernels (%s); left out: exp, log, float power, hypot, arctan2 and "
+    TAP.comment("%d kernels (%s); apart, below: exp, log, float power, hypot, arctan2 and "
                 "logaddexp, which need libm (Debian's riscv64-unknown-elf has none), "
                 "and what bcastgen refuses for a dtype (%d cases, skipped.txt)"
                 % (len(kept), "every dtype, op family, conversions, fused multiply-adds, "
@@ -284,29 +292,67 @@ def run_all(work):
     for target, dtype, ulp, why in NOT_OURS:
         TAP.comment("%s, %s results of arithmetic: up to %d ULP from the host's: %s"
                     % (target, dtype, ulp, why))
+    host = host_results(work, "the driver")
+    if host is None:
+        return TAP.done()
+    run_targets(work, host, meta, targets.TARGETS)
+
+    # The libm ops: on the Arm targets only, with newlib's libm, each
+    # result within its op's ULP bound of the host's (glibc's) libm.
+    libm_work = os.path.join(work, "libm")
+    libm_kept = gen_driver.generate(GEN, libm_work, skip, libm=True)
+    libm_meta = json.load(open(os.path.join(libm_work, "cases.json")))
+    TAP.comment("%d libm kernels (%s in f16, f32 and f64), linked with newlib's libm and "
+                "libc (%s), compared with the host's within %s ULP (f16: 1), "
+                "infinities exactly, NaNs by NaN-ness; not on RISC-V: Debian's "
+                "riscv64-unknown-elf has no libm"
+                % (len(libm_kept), " ".join(op for op, _, _ in gen_driver.LIBM_OPS),
+                   " ".join(LIBM_LIBS),
+                   ", ".join("%s %d" % (op, u) for op, _, u in gen_driver.LIBM_OPS)))
+    host = host_results(libm_work, "the libm driver")
+    if host is None:
+        return TAP.done()
+    widest = {}
+    run_targets(libm_work, host, libm_meta,
+                [t for t in targets.TARGETS if t.family == "arm"], LIBM_LIBS, widest)
+    if widest:
+        TAP.comment("largest distance seen, in ULP: " + ", ".join(
+            "%s %d" % (k, v) for k, v in sorted(widest.items())))
+    return TAP.done()
+
+
+def host_results(work, what):
+    """Builds and runs WORK's driver on the host: its results by kernel,
+    or None (a failed test said why)."""
     host_exe = os.path.join(work, "host")
     p = subprocess.run(["gcc"] + HOST_FLAGS + ["-I", RUNTIME, "-I", work, "-o", host_exe,
                                                os.path.join(work, "driver.c"),
                                                os.path.join(work, "kernels.c"), "-lm"],
                        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, universal_newlines=True)
-    if not TAP.ok(p.returncode == 0, "host build of the driver (gcc -O2)", p.stdout):
-        return TAP.done()
+    if not TAP.ok(p.returncode == 0, "host build of %s (gcc -O2)" % what, p.stdout):
+        return None
     p = subprocess.run([host_exe], stdout=subprocess.PIPE, universal_newlines=True)
     host, done = parse(p.stdout)
-    if not TAP.ok(p.returncode == 0 and done, "host run of the driver",
+    if not TAP.ok(p.returncode == 0 and done, "host run of %s" % what,
                   "exit status %d" % p.returncode):
-        return TAP.done()
+        return None
+    return host
 
+
+def run_targets(work, host, meta, on, libs=(), widest=None):
+    """Builds WORK's driver for each target of ON in each build (linked
+    with LIBS too), runs it and compares with HOST: a test each."""
     jobs = []
-    for target in targets.TARGETS:
+    for target in on:
         why = targets.missing(target)
         for build, flags in BUILDS:
             jobs.append((target, build, flags, why))
+    what = "the libm ops' results" if libs else "the host's results"
     with concurrent.futures.ThreadPoolExecutor(JOBS) as pool:
-        futures = [None if why else pool.submit(build_and_run, t, b, f, work)
+        futures = [None if why else pool.submit(build_and_run, t, b, f, work, libs)
                    for t, b, f, why in jobs]
         for (target, build, flags, why), fut in zip(jobs, futures):
-            name = "%s (%s), %s: the host's results" % (target.name, target.title, build)
+            name = "%s (%s), %s: %s" % (target.name, target.title, build, what)
             if why:
                 TAP.skip(name, why)
                 continue
@@ -315,7 +361,7 @@ def run_all(work):
                 TAP.ok(False, name, out)
                 continue
             got, done = parse(out)
-            diags, relaxed, excused = compare(target.name, host, got, meta)
+            diags, relaxed, excused = compare(target.name, host, got, meta, widest)
             if not done:
                 diags.insert(0, "the run ended before its 'done' line")
             if diags:
@@ -325,9 +371,8 @@ def run_all(work):
                 TAP.comment("%s, %s: %d NaN results compared as NaN-ness only (NAN_ONLY)"
                             % (target.name, build, relaxed))
             if excused:
-                TAP.comment("%s, %s: %d results within NOT_OURS's ULP of the host's"
+                TAP.comment("%s, %s: %d results within a ULP bound of the host's"
                             % (target.name, build, excused))
-    return TAP.done()
 
 
 if __name__ == "__main__":

@@ -1,6 +1,6 @@
 """gen_driver.py: the kernels the firmware tests run, and their driver.
 
-Usage: gen_driver.py GEN OUTDIR [--skip OP,...]
+Usage: gen_driver.py GEN OUTDIR [--skip OP,...] [--libm]
 
 Writes to OUTDIR:
   kernels.lua   a bcastgen spec, one kernel per case that bcastgen takes
@@ -23,7 +23,9 @@ pair of values meets; the small kernels (2,3 + 3; 2,1,4 + 3,1; ...) run
 each strategy with a different phase per operand.
 
 Left out: exp, log, float power, hypot, arctan2 and logaddexp, which need
-libm (Debian's riscv64-unknown-elf has none).
+libm (Debian's riscv64-unknown-elf has none); with --libm, only those,
+for the targets that have a libm (newlib on Arm), each with the bound in
+ULP that its result may differ from the host's C library.
 """
 import json
 import os
@@ -63,6 +65,14 @@ UNARY = [
     ("unary", ["neg", "abs", "invert"], ALL, None),
     ("unary", ["sqrt", "floor", "ceil"], ALL, ARITH),
 ]
+# The ops that call the C library's libm, with their operands and the
+# ULP by which two C libraries' results may differ: the bounds the
+# project holds the runtime to against NumPy (README.md, "Semantics");
+# f16 results, rounded from f32, 1 f16 ULP.
+LIBM_OPS = [("exp", 1, 4), ("log", 1, 4), ("pow", 2, 1), ("hypot", 2, 1),
+            ("atan2", 2, 2), ("logaddexp", 2, 2)]
+LIBM = "libm"
+
 # Ops whose kernels run in every strategy on small broadcast shapes.
 STRATEGY_OPS = [("add", ALL), ("mul", ["f32", "i16", "u8"]), ("div", ["f32", "i32"]),
                 ("max", ["f32", "f16", "i8"]), ("shr", ["i64", "u16"]),
@@ -170,6 +180,22 @@ class Case:
 
 def pair_len(dt):
     return len(table(dt))
+
+
+def libm_cases():
+    """The cases of the ops that call libm, each with its ULP bound."""
+    out = []
+    for op, arity, ulp in LIBM_OPS:
+        for dt in FLOATS:
+            n = pair_len(dt)
+            operands = [("x", dt, "%d,1" % n, 0), ("y", dt, "%d" % n, 0)][:arity]
+            if arity == 1:
+                operands = [("x", dt, "%d" % n, 0)]
+            c = Case("%s_%s" % (op, dt), [("op", op), ("dtype", dt)], operands, ARITH,
+                     LIBM, [op])
+            c.ulp = 1 if dt == "f16" else ulp
+            out.append(c)
+    return out
 
 
 def cases():
@@ -452,12 +478,13 @@ def out_shape(case):
     return res
 
 
-def generate(gen, outdir, skip=frozenset()):
-    """Writes OUTDIR's files (see the docstring); returns the accepted
-    cases. Raises RuntimeError if bcastgen fails on the spec."""
+def generate(gen, outdir, skip=frozenset(), libm=False):
+    """Writes OUTDIR's files (see the docstring), for the libm ops only if
+    LIBM; returns the accepted cases. Raises RuntimeError if bcastgen
+    fails on the spec."""
     os.makedirs(outdir, exist_ok=True)
     kept, skipped = [], []
-    for c in cases():
+    for c in (libm_cases() if libm else cases()):
         why = accept(gen, c, outdir, skip)
         if why is None:
             kept.append(c)
@@ -487,6 +514,7 @@ def generate(gen, outdir, skip=frozenset()):
             "name": c.name, "command": " ".join(c.argv()), "family": c.family,
             "dtype": dict(c.fields).get("dtype"),
             "ops": c.ops, "nan": c.nan, "out_shape": c.out_shape, "out_dtype": types[-1],
+            "ulp": getattr(c, "ulp", 0),
             "operands": [{"name": n, "dtype": types[k], "shape": shape_of(s), "phase": ph}
                          for k, (n, _, s, ph) in enumerate(c.operands)]})
     write_driver(os.path.join(outdir, "driver.c"), kept, protos)
@@ -496,11 +524,13 @@ def generate(gen, outdir, skip=frozenset()):
 
 
 def main(argv):
+    libm = "--libm" in argv
+    argv = [a for a in argv if a != "--libm"]
     if len(argv) not in (3, 5) or (len(argv) == 5 and argv[3] != "--skip"):
-        sys.stderr.write("usage: gen_driver.py GEN OUTDIR [--skip OP,...]\n")
+        sys.stderr.write("usage: gen_driver.py GEN OUTDIR [--skip OP,...] [--libm]\n")
         return 2
     skip = frozenset(argv[4].split(",")) if len(argv) == 5 else frozenset()
-    kept = generate(os.path.abspath(argv[1]), argv[2], skip)
+    kept = generate(os.path.abspath(argv[1]), argv[2], skip, libm)
     print("%d kernels" % len(kept))
     return 0
 

@@ -106,21 +106,22 @@ def startup(target, outdir):
     return objs
 
 
-def link(target, objs, elf):
+def link(target, objs, elf, libs=()):
     """Links OBJS with -nostdlib, the target's linker script and libgcc
-    only; returns (ok, messages)."""
+    only, or LIBS before it (["-lm", "-lc"]: newlib's); returns (ok,
+    messages)."""
     cmd = ([target.cc] + target.arch +
            ["-nostdlib", "-nostartfiles", "-L", HERE,
             "-T", os.path.join(HERE, target.ldscript), "-o", elf] +
-           list(objs) + ["-lgcc"])
+           list(objs) + list(libs) + ["-lgcc"])
     p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                        universal_newlines=True)
     return p.returncode == 0, " ".join(cmd) + "\n" + p.stdout
 
 
-def build(target, elf, sources, cflags, outdir):
+def build(target, elf, sources, cflags, outdir, libs=()):
     """Compiles SOURCES with CFLAGS and links them into ELF with the
-    start-up code; returns (ok, messages)."""
+    start-up code (and LIBS, see link); returns (ok, messages)."""
     objs = startup(target, outdir)
     for src in sources:
         obj = os.path.join(outdir, os.path.basename(elf) + "-" +
@@ -129,7 +130,7 @@ def build(target, elf, sources, cflags, outdir):
         if not good:
             return False, msg
         objs.append(obj)
-    return link(target, objs, elf)
+    return link(target, objs, elf, libs)
 
 
 def qemu_command(target, elf):
