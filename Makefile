@@ -14,7 +14,7 @@ PROVE_FLAGS = -j$(shell nproc 2>/dev/null || echo 2)
 # firmware tests' cross compilers and emulators are installed without
 # their recommended packages (FW_DEPS: about 1.4 GB that way).
 DEPS = gcc g++ clang make cmake pkg-config liblua5.4-dev perl python3-numpy \
-	libclang-rt-14-dev valgrind libxnnpack-dev libpthreadpool-dev
+	libclang-rt-14-dev valgrind libxnnpack-dev libpthreadpool-dev chromium libxml2-utils
 FW_DEPS = gcc-arm-none-eabi libnewlib-arm-none-eabi gcc-riscv64-unknown-elf \
 	qemu-system-arm qemu-system-misc
 # make bench: its extra packages, the cases (ids of bench/cases.txt; empty:
@@ -44,7 +44,8 @@ CORE_OBJS = $(O)/obj/gen/util.o $(O)/obj/gen/shape.o $(O)/obj/gen/bcast.o \
 	$(O)/obj/gen/ops.o $(O)/obj/gen/expr_parse.o $(O)/obj/gen/expr_fold.o \
 	$(O)/obj/gen/expr_check.o $(O)/obj/gen/expr.o $(O)/obj/gen/plan.o
 GEN_OBJS = $(GEN_SRCS:%.c=$(O)/obj/%.o) $(O)/obj/embedded.o
-EMBEDDED = gen/tmpl.lua templates/lib.lua templates/c.lua $(wildcard templates/*.lt)
+EMBEDDED = gen/tmpl.lua templates/lib.lua templates/c.lua templates/words.lua \
+	$(wildcard templates/*.lt)
 UNIT_SRCS = $(wildcard tests/t0*.c)
 UNIT_TESTS = $(UNIT_SRCS:%.c=$(O)/%)
 

@@ -104,14 +104,46 @@ set_rules(struct bcast *b, int d, uint64_t r)
 }
 
 /*
-** Compare the aligned sizes from the last dimension to the first, as the
-** rule says, and fill the result shape and the rules. Stop at the first
-** dimension that does not broadcast and record it as the error.
+** Set B's comparison order: the NumPy rule compares from the last
+** dimension to the first. With an axis, seed 000 says, the comparison
+** starts at the axis and goes forward, as Paddle's does: at the axis the
+** lower-rank operand was placed at (rank x - rank y for axis -1), to
+** the last dimension, then the dimensions before it, where that operand
+** has none.
+*/
+static void
+set_order(struct bcast *b)
+{
+	int start = 0, n = 0;
+
+	if (!b->axis_mode) {
+		for (int d = b->rank - 1; d >= 0; d--)
+			b->order[n++] = d;
+		return;
+	}
+	if (b->mode == BC_AXIS_PLACED)
+		start = b->placed_at;
+	else if (b->mode == BC_NUMPY)
+		start = abs(b->ops[0].shape.rank - b->ops[1].shape.rank);
+	b->start = start;
+	for (int d = start; d < b->rank; d++)
+		b->order[n++] = d;
+	for (int d = 0; d < start; d++)
+		b->order[n++] = d;
+}
+
+/*
+** Compare the aligned sizes in B's order and fill the result shape and
+** the rules. Stop at the first dimension that does not broadcast and
+** record it as the error; B->ncompared counts the dimensions compared,
+** that one included.
 */
 static void
 compare(struct bcast *b)
 {
-	for (int d = b->rank - 1; d >= 0; d--) {
+	set_order(b);
+	for (b->ncompared = 0; b->ncompared < b->rank; ) {
+		int d = b->order[b->ncompared++];
 		uint64_t r = 1;
 		int who = -1;
 
@@ -393,108 +425,187 @@ format_table(struct strbuf *sb, const struct bcast *b)
 	}
 }
 
-/* Return how Paddle maps an axis k below -1 for B's ranks: "|4 - 2| + k + 1". */
-static const char *
-axis_rule(const struct bcast *b)
-{
-	static char buf[96];
+/*
+** The words of the messages about broadcasting, in each language, as
+** printf formats; each takes its arguments in the same order in every
+** language.
+*/
+static const struct bcast_words {
+	const char *operands;		/* --axis with other than two operands: N */
+	const char *and;		/* between two operands */
+	const char *axis_out;		/* axis K out of range: K, then the operands */
+	const char *axis_for;		/* after the operands */
+	const char *same_rank;		/* equal ranks: -1 or 0 */
+	const char *paddle_range;	/* -R, R - 1, R */
+	const char *mapped;		/* K, the axis it maps to, the rule */
+	const char *mapped_at;		/* the same, where the axis was placed */
+	const char *rule;		/* rank x, rank y */
+	const char *must_shapes;	/* after paddle_range or mapped */
+	const char *must;
+	const char *minus_one, *minus_one_or, *range, *or_one, *or_range;
+	const char *trimmed;		/* name, its rank once trimmed */
+	const char *too_big;		/* before the operands */
+	const char *too_big_limit;	/* the limit */
+	const char *mismatch;		/* before the operands */
+	const char *placed;		/* small, axis, big */
+	const char *placed_trimmed;	/* how many 1s */
+	const char *colon;
+	const char *dim;		/* dim, a, size, b, size */
+	const char *no_axis;
+	const char *axes_first, *axes_next;
+} bcast_words[NLANGS] = {
+	{
+		"--axis needs exactly two operands (x and y), got %d",
+		" and ",
+		"axis %d is out of range for ",
+		"",
+		", which have the same rank: it must be -1 or 0",
+		": Paddle's axes go from %d to %d (the larger rank is %d), and",
+		" (axis %d is axis %d here: %s), and",
+		" (axis %d is axis %d here: %s)",
+		"an axis k below -1 means |%d - %d| + k + 1",
+		" for these shapes it must be ",
+		": it must be ",
+		"-1, ", "-1, or ", "%d to %d", ", or %d", ", or %d to %d",
+		" (%s counts as rank %d once its trailing 1s are dropped)",
+		"the result of broadcasting ",
+		" has more elements than the limit %lld",
+		"operands could not be broadcast together with shapes ",
+		"\n  %s was placed at axis %d of %s",
+		" after dropping its %d trailing 1s",
+		":",
+		"\n  dim %d: %s has %llu, %s has %llu (sizes must be equal, or one of them 1)",
+		"\n  no axis value works for these shapes",
+		"\n  axis values that work: %d", ", %d"
+	}, {
+		"--axis 只用于两个张量（x 和 y），这里有 %d 个",
+		" 和 ",
+		"axis %d 超出了范围（",
+		"）",
+		"，两者维度数相同，axis 只能是 -1 或 0",
+		"；Paddle 的 axis 可取 %d 到 %d（较大的维度数是 %d），",
+		"（axis %d 在这里是 axis %d：%s），",
+		"（axis %d 在这里是 axis %d：%s）",
+		"小于 -1 的 axis k 表示 |%d - %d| + k + 1",
+		"对这两个形状，axis 必须是 ",
+		"，axis 必须是 ",
+		"-1、", "-1，或 ", "%d 到 %d", "，或 %d", "，或 %d 到 %d",
+		"（%s 去掉尾部的 1 后算作 %d 维）",
+		"对 ",
+		" 做广播，结果的元素个数超过了上限 %lld",
+		"这些形状的张量无法一起广播：",
+		"\n  %s 按 axis %d 放在 %s 上",
+		"，先去掉了尾部的 %d 个 1",
+		"：",
+		"\n  第 %d 维：%s 是 %llu，%s 是 %llu（大小必须相等，或者其中一个是 1）",
+		"\n  没有哪个 axis 能让这两个形状广播",
+		"\n  可行的 axis：%d", "、%d"
+	}
+};
 
-	snprintf(buf, sizeof buf, "an axis k below -1 means |%d - %d| + k + 1",
-	         b->ops[0].shape.rank, b->ops[1].shape.rank);
-	return buf;
+/* Append how Paddle maps an axis k below -1 for B's ranks, in the words W. */
+static void
+format_axis_rule(struct strbuf *sb, const struct bcast *b, const struct bcast_words *w)
+{
+	sb_printf(sb, w->rule, b->ops[0].shape.rank, b->ops[1].shape.rank);
 }
 
 /* Append the axes valid for B's shapes: "-1, 0 to 2, or -3 to -2". */
 static void
-format_valid_axes(struct strbuf *sb, const struct bcast *b)
+format_valid_axes(struct strbuf *sb, const struct bcast *b, const struct bcast_words *w)
 {
 	int neg = b->neg_lo <= b->neg_hi;
 
-	sb_add(sb, neg ? "-1, " : "-1, or ");
+	sb_add(sb, neg ? w->minus_one : w->minus_one_or);
 	if (b->axis_lo == b->axis_hi)
 		sb_printf(sb, "%d", b->axis_lo);
 	else
-		sb_printf(sb, "%d to %d", b->axis_lo, b->axis_hi);
+		sb_printf(sb, w->range, b->axis_lo, b->axis_hi);
 	if (neg && b->neg_lo == b->neg_hi)
-		sb_printf(sb, ", or %d", b->neg_lo);
+		sb_printf(sb, w->or_one, b->neg_lo);
 	else if (neg)
-		sb_printf(sb, ", or %d to %d", b->neg_lo, b->neg_hi);
+		sb_printf(sb, w->or_range, b->neg_lo, b->neg_hi);
 }
 
 /*
-** Append the message for B's error: what failed, then the aligned shapes,
-** the offending dimension and, in axis mode, the axes that would work.
-** Assumes B->err != BC_OK.
+** Append the message for B's error in LANG: what failed, then the
+** aligned shapes, the offending dimension and, in axis mode, the axes
+** that would work. Assumes B->err != BC_OK.
 */
 void
-bcast_format_error(struct strbuf *sb, const struct bcast *b)
+bcast_format_error(struct strbuf *sb, const struct bcast *b, enum lang lang)
 {
+	const struct bcast_words *w = &bcast_words[lang];
+
 	switch (b->err) {
 	case BC_OK:
 		break;
 	case BC_ERR_OPERANDS:
-		sb_printf(sb, "--axis needs exactly two operands (x and y), got %d", b->nops);
+		sb_printf(sb, w->operands, b->nops);
 		break;
 	case BC_ERR_AXIS:
-		sb_printf(sb, "axis %d is out of range for ", b->axis);
-		format_operands(sb, b, " and ");
+		sb_printf(sb, w->axis_out, b->axis);
+		format_operands(sb, b, w->and);
+		sb_add(sb, w->axis_for);
 		if (b->ops[0].shape.rank == b->ops[1].shape.rank) {
-			sb_add(sb, ", which have the same rank: it must be -1 or 0");
+			sb_add(sb, w->same_rank);
 			break;
 		}
 		if (b->axis < -b->max_rank || b->axis >= b->max_rank)
-			sb_printf(sb, ": Paddle's axes go from %d to %d (the larger rank is %d), "
-			          "and", -b->max_rank, b->max_rank - 1, b->max_rank);
-		else if (b->mapped)
-			sb_printf(sb, " (axis %d is axis %d here: %s), and", b->axis,
-			          b->placed_at, axis_rule(b));
+			sb_printf(sb, w->paddle_range, -b->max_rank, b->max_rank - 1, b->max_rank);
+		else if (b->mapped) {
+			struct strbuf rule = {0};
+
+			format_axis_rule(&rule, b, w);
+			sb_printf(sb, w->mapped, b->axis, b->placed_at, rule.s);
+			sb_free(&rule);
+		}
 		if (b->axis < -b->max_rank || b->axis >= b->max_rank || b->mapped)
-			sb_add(sb, " for these shapes it must be ");
+			sb_add(sb, w->must_shapes);
 		else
-			sb_add(sb, ": it must be ");
-		format_valid_axes(sb, b);
+			sb_add(sb, w->must);
+		format_valid_axes(sb, b, w);
 		for (int i = 0; i < 2; i++) {
 			const struct shape *s = &b->ops[i].shape;
 
 			if (s->rank < b->ops[1 - i].shape.rank && trimmed_rank(s) < s->rank)
-				sb_printf(sb, " (%s counts as rank %d once its trailing 1s are dropped)",
-				          b->ops[i].name, trimmed_rank(s));
+				sb_printf(sb, w->trimmed, b->ops[i].name, trimmed_rank(s));
 		}
 		break;
 	case BC_ERR_TOO_BIG:
-		sb_add(sb, "the result of broadcasting ");
+		sb_add(sb, w->too_big);
 		format_operands(sb, b, " ");
-		sb_printf(sb, " has more elements than the limit %lld",
-		          (long long)SHAPE_MAX_COUNT);
+		sb_printf(sb, w->too_big_limit, (long long)SHAPE_MAX_COUNT);
 		break;
 	case BC_ERR_MISMATCH: {
 		const struct bcast_operand *a = &b->op[b->err_a], *c = &b->op[b->err_b];
 
-		sb_add(sb, "operands could not be broadcast together with shapes ");
+		sb_add(sb, w->mismatch);
 		format_operands(sb, b, " ");
 		if (b->mode == BC_AXIS_PLACED) {
 			int s = b->small;
 
-			sb_printf(sb, "\n  %s was placed at axis %d of %s", b->ops[s].name,
-			          b->placed_at, b->ops[1 - s].name);
-			if (b->mapped)
-				sb_printf(sb, " (axis %d is axis %d here: %s)", b->axis,
-				          b->placed_at, axis_rule(b));
+			sb_printf(sb, w->placed, b->ops[s].name, b->placed_at, b->ops[1 - s].name);
+			if (b->mapped) {
+				struct strbuf rule = {0};
+
+				format_axis_rule(&rule, b, w);
+				sb_printf(sb, w->mapped_at, b->axis, b->placed_at, rule.s);
+				sb_free(&rule);
+			}
 			if (b->op[s].trimmed)
-				sb_printf(sb, " after dropping its %d trailing 1s", b->op[s].trimmed);
-			sb_add(sb, ":");
+				sb_printf(sb, w->placed_trimmed, b->op[s].trimmed);
+			sb_add(sb, w->colon);
 		}
 		format_table(sb, b);
-		sb_printf(sb, "\n  dim %d: %s has %llu, %s has %llu "
-		          "(sizes must be equal, or one of them 1)", b->err_dim,
+		sb_printf(sb, w->dim, b->err_dim,
 		          b->ops[b->err_a].name, (unsigned long long)a->dim[b->err_dim],
 		          b->ops[b->err_b].name, (unsigned long long)c->dim[b->err_dim]);
 		if (b->mode == BC_AXIS_PLACED) {
 			if (b->naxis_ok == 0)
-				sb_add(sb, "\n  no axis value works for these shapes");
+				sb_add(sb, w->no_axis);
 			for (int k = 0; k < b->naxis_ok; k++)
-				sb_printf(sb, k ? ", %d" : "\n  axis values that work: %d",
-				          b->axis_ok[k]);
+				sb_printf(sb, k ? w->axes_next : w->axes_first, b->axis_ok[k]);
 		}
 		break;
 	}

@@ -61,13 +61,16 @@ struct bcast {
 	int max_rank;		/* axis mode: Paddle takes -max_rank to max_rank - 1 */
 	int axis_ok[SHAPE_MAX_RANK + 2];	/* axis mode mismatch: axes that work */
 	int naxis_ok;
+	int order[SHAPE_MAX_RANK];	/* the dimensions in the order compared */
+	int ncompared;		/* how many were compared, a mismatch included */
+	int start;		/* axis mode: the dimension the comparison starts at */
 };
 
 void bcast_resolve(struct bcast *b, const struct operand *ops, int nops,
                    int axis_mode, int axis);
 void bcast_free(struct bcast *b);
 void bcast_result_shape(const struct bcast *b, struct shape *s);
-void bcast_format_error(struct strbuf *sb, const struct bcast *b);
+void bcast_format_error(struct strbuf *sb, const struct bcast *b, enum lang lang);
 const char *bcast_rule_name(enum bcast_rule r);
 const char *bcast_mode_name(enum bcast_mode m);
 

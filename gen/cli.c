@@ -31,8 +31,14 @@ static const char usage_text[] =
 "actions:\n"
 "  -o, --output FILE.c  write the kernel to FILE.c and its header to FILE.h\n"
 "  --shape           print only the result shape, as 2,3,4 (rank 0: empty line)\n"
-"  --explain         walk through the broadcast rules step by step\n"
+"  --explain         walk through the broadcast rules step by step, then\n"
+"                    the loops the kernel makes of them\n"
 "                    (--shape and --explain: not with a SPEC)\n"
+"  --format F        what --explain writes: text (default), svg (a picture\n"
+"                    of the broadcast) or html (one page with the\n"
+"                    explanation, the picture and the kernel)\n"
+"  --elements        --explain lists every element of the result with the\n"
+"                    elements it reads, for results of up to 256 elements\n"
 "  -M, --depfile F   with -o, also write a Make depfile F: the outputs depend\n"
 "                    on the spec and the templates read from --templates\n"
 "  -MT, --depfile-target TARGET\n"
@@ -83,6 +89,9 @@ static const char kernel_text[] =
 "  --optimize G      what auto aims for: speed (default) or size: loops\n"
 "                    from two elements on, without blocks, vector tails,\n"
 "                    loop alignment or streaming\n"
+"  --lang L          the language of --explain and of the messages about\n"
+"                    shapes, axes and in-place results: en (default) or zh\n"
+"                    (the chinese of the seed documents)\n"
 "  Integers are decimal digits, with '-' before a negative one.\n"
 "\n"
 "other options:\n"
@@ -203,6 +212,8 @@ static const struct action {
 	{"--name", NULL, 1, offsetof(struct cli, name)},
 	{"--shape", NULL, 0, offsetof(struct cli, shape)},
 	{"--explain", NULL, 0, offsetof(struct cli, explain)},
+	{"--format", NULL, 1, offsetof(struct cli, format)},
+	{"--elements", NULL, 0, offsetof(struct cli, elements)},
 	{"--timings", NULL, 0, offsetof(struct cli, timings)},
 	{NULL, NULL, 0, 0}
 };
@@ -322,6 +333,15 @@ cli_read(int argc, char **argv, struct cli *c, struct desc *d)
 
 	memset(c, 0, sizeof *c);
 	desc_init(d, FROM_CLI);
+	/* the language first, whatever its place: the messages about the
+	 * operands before it speak it too (a bad one is reported below) */
+	for (int i = 1; i < argc && strcmp(argv[i], "--") != 0; i++) {
+		const char *v = strncmp(argv[i], "--lang=", 7) == 0 ? argv[i] + 7
+		                : strcmp(argv[i], "--lang") == 0 && i + 1 < argc ? argv[i + 1] : NULL;
+
+		if (v && lang_find(v) >= 0)
+			d->lang = (enum lang)lang_find(v);
+	}
 	for (int i = 1; i < argc; i++) {
 		const char *arg = argv[i];
 
@@ -361,6 +381,15 @@ cli_read(int argc, char **argv, struct cli *c, struct desc *d)
 				    "one the kernels include: choose another name", c->output,
 				    included_headers[i]);
 	}
+	if (c->format && strcmp(c->format, "text") != 0 && strcmp(c->format, "svg") != 0
+	    && strcmp(c->format, "html") != 0)
+		usage_error("bad format '%s': expected text, svg or html", c->format);
+	if ((c->format || c->elements) && !c->explain)
+		usage_error("%s needs --explain: it says how to explain",
+		            c->format ? "--format" : "--elements");
+	if (c->format && strcmp(c->format, "text") != 0 && c->output)
+		usage_error("--format %s writes the explanation to standard output: "
+		            "not with -o", c->format);
 	if (c->timings && !c->output)
 		usage_error("--timings needs -o: it times the phases that write the files");
 	if (c->dep_target && !c->depfile)

@@ -6,9 +6,14 @@
 
 #include "desc.h"
 
+#define CLI_ELEMENTS_MAX 256	/* --elements: the largest result listed; a
+				   longer list teaches nothing more */
+
 struct cli {
 	int shape;		/* --shape */
 	int explain;		/* --explain */
+	const char *format;	/* --format text|svg|html of --explain, or NULL: text */
+	int elements;		/* --elements: --explain lists every element */
 	const char *output;	/* -o FILE.c, or NULL */
 	const char *depfile;	/* -M FILE, or NULL */
 	const char *dep_target;	/* -MT TARGET, or NULL: the outputs */

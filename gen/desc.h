@@ -43,6 +43,7 @@ struct desc {
 	enum plan_stream_ask stream;	/* --stream */
 	uint64_t cache_size;		/* --cache-size */
 	enum plan_goal goal;		/* --optimize */
+	enum lang lang;			/* --lang: of its explanation and messages */
 	unsigned given;			/* bit k: row k of the field table was set */
 	char *origin;			/* a spec's "kernel 'k' of net.lua, line 3" */
 	int line;			/* the line a spec declares it on, or 0 */
@@ -54,6 +55,7 @@ void desc_init(struct desc *d, enum desc_source source);
 int desc_add_operand(struct desc *d, const char *text, struct strbuf *err);
 int desc_finish(struct desc *d, struct strbuf *where, struct strbuf *err);
 void desc_formula(struct strbuf *sb, const struct desc *d);
+void desc_formula_marked(struct strbuf *sb, const struct desc *d);
 void desc_command(struct strbuf *sb, const struct desc *d, const char *name);
 void desc_free(struct desc *d);
 

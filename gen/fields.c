@@ -141,6 +141,19 @@ set_optimize(struct desc *d, const char *v, struct strbuf *err)
 	return -1;
 }
 
+static int
+set_lang(struct desc *d, const char *v, struct strbuf *err)
+{
+	int k = lang_find(v);
+
+	if (k < 0) {
+		sb_printf(err, "bad lang '%s': expected en or zh", v);
+		return -1;
+	}
+	d->lang = (enum lang)k;
+	return 0;
+}
+
 /* "33554432", or with a binary suffix: "32M"; K, M and G are 2^10, 2^20, 2^30. */
 static int
 set_cache_size(struct desc *d, const char *v, struct strbuf *err)
@@ -312,7 +325,8 @@ static const struct field {
 	int is_flag;		/* takes no value (true or false in a spec) */
 	int always_shown;	/* in the banner even when not given */
 	int (*set)(struct desc *d, const char *value, struct strbuf *err);
-	void (*show)(struct strbuf *sb, const struct desc *d);
+	void (*show)(struct strbuf *sb, const struct desc *d);	/* NULL: not in
+				   the command, as the kernel is the same without it */
 } fields[] = {
 	{"inplace", "--inplace", 1, 0, set_inplace, show_inplace},
 	{"axis", "--axis", 0, 0, set_axis, show_axis},
@@ -327,6 +341,7 @@ static const struct field {
 	{"expr", "--expr", 0, 0, set_expr, show_expr},
 	{"dtype", "--dtype", 0, 1, set_dtype, show_dtype},
 	{"out_dtype", "--out-dtype", 0, 0, set_out_dtype, show_out_dtype},
+	{"lang", "--lang", 0, 0, set_lang, NULL},
 	{NULL, NULL, 0, 0, NULL, NULL}
 };
 
@@ -396,6 +411,6 @@ void
 field_show(struct strbuf *sb, const struct desc *d)
 {
 	for (int k = 0; fields[k].name; k++)
-		if (fields[k].always_shown || field_given(d, k))
+		if (fields[k].show && (fields[k].always_shown || field_given(d, k)))
 			fields[k].show(sb, d);
 }

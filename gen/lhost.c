@@ -463,6 +463,7 @@ push_chunk(lua_State *L, const char *name, const char *kind)
 static const char *const helpers[] = {
 	"lib.lua",	/* layout: tables, tuples, lists of names */
 	"c.lua",	/* C's spelling of types, values and signatures */
+	"words.lua",	/* the wording of --explain in each language */
 	NULL
 };
 

@@ -35,7 +35,8 @@ struct run {
 	int f16;			/* some kernel's signature has bc_f16 */
 	struct names names;		/* every name the file holds */
 	struct strbuf ctext, htext;	/* the files */
-	struct strbuf hpath;		/* FILE.h of -o FILE.c */
+	const char *file;		/* FILE.c: -o's, or the one --explain shows */
+	struct strbuf hpath;		/* its FILE.h */
 	clock_t mark;			/* --timings: the processor time at the last lap */
 	double time[NPHASES];		/* --timings: seconds in each phase */
 };
@@ -89,6 +90,38 @@ die_kernel(const struct run *r, const struct desc *d, const char *err)
 }
 
 /*
+** The words of the messages about results in place, of another shape,
+** or too long to list, in each language, as printf formats that take
+** their arguments in the same order in every language.
+*/
+static const struct main_words {
+	const char *inplace;		/* the operand; then the result shape */
+	const char *not_shape_of;	/* the operand; then its shape */
+	const char *result_shape;	/* then the result shape */
+	const char *not_out_shape;	/* then --out-shape's */
+	const char *inplace_dtype;	/* the operand, its dtype, the result's */
+	const char *elements;		/* the most listed, the result's count */
+} main_words[NLANGS] = {
+	{
+		"cannot write the result in place into '%s': the result shape ",
+		" is not the shape of '%s' ",
+		"the result shape ",
+		" is not the --out-shape ",
+		"--inplace writes the result into '%s', whose dtype %s is not the result's %s",
+		"--elements lists at most %d elements, and the result has %llu: leave it "
+		"out, or explain smaller shapes"
+	}, {
+		"不能把结果原地写回 '%s'：结果的形状 ",
+		" 不是 '%s' 的形状 ",
+		"结果的形状 ",
+		" 不是 --out-shape ",
+		"--inplace 把结果写回 '%s'，它的类型 %s 不是结果的类型 %s",
+		"--elements 最多列出 %d 个元素，而结果有 %llu 个：去掉 --elements，或者"
+		"解释更小的形状"
+	}
+};
+
+/*
 ** Resolve the broadcasting of D's operands into K->b (copy stretches its
 ** operand to its out shape) and check the result against the options:
 ** --inplace needs the first operand's shape, --out-shape the result's.
@@ -97,6 +130,7 @@ die_kernel(const struct run *r, const struct desc *d, const char *err)
 static void
 resolve(struct desc *d, struct kernel *k, struct strbuf *err)
 {
+	const struct main_words *w = &main_words[d->lang];
 	struct shape result;
 	int nops = d->nops;
 
@@ -104,34 +138,33 @@ resolve(struct desc *d, struct kernel *k, struct strbuf *err)
 		d->operand[nops++] = d->out_shape;	/* the room desc.c keeps */
 	bcast_resolve(&k->b, d->operand, nops, d->axis_mode, d->axis);
 	if (k->b.err) {
-		bcast_format_error(err, &k->b);
+		bcast_format_error(err, &k->b, d->lang);
 		return;
 	}
 	bcast_result_shape(&k->b, &result);
 	if (d->inplace && !shape_equal(&result, &d->operand[0].shape)) {
-		sb_printf(err, "cannot write the result in place into '%s': "
-		          "the result shape ", d->operand[0].name);
+		sb_printf(err, w->inplace, d->operand[0].name);
 		shape_format(err, &result);
-		sb_printf(err, " is not the shape of '%s' ", d->operand[0].name);
+		sb_printf(err, w->not_shape_of, d->operand[0].name);
 		shape_format(err, &d->operand[0].shape);
 	} else if (d->has_out_shape && !shape_equal(&result, &d->out_shape.shape)) {
-		sb_add(err, "the result shape ");
+		sb_add(err, w->result_shape);
 		shape_format(err, &result);
-		sb_add(err, " is not the --out-shape ");
+		sb_add(err, w->not_out_shape);
 		shape_format(err, &d->out_shape.shape);
 	}
 }
 
 /*
 ** Describe for the templates the kernel D of run R into K: its name
-** (--name, the spec's, or -o's), types and texts, the names checked.
-** Append any error to ERR.
+** (--name, the spec's, or the base of FILE, FILE.c), types and texts,
+** the names checked. Append any error to ERR.
 */
 static void
-describe(const struct run *r, struct desc *d, struct kernel *k, struct strbuf *err)
+describe(const char *file, struct desc *d, struct kernel *k, struct strbuf *err)
 {
 	struct strbuf name = {0}, command = {0}, formula = {0};
-	const char *base = cli_base_name(r->cli.output);
+	const char *base = cli_base_name(file);
 
 	k->desc = d;
 	if (d->name)
@@ -147,9 +180,8 @@ describe(const struct run *r, struct desc *d, struct kernel *k, struct strbuf *e
 	if (names_check_chosen(k, !d->name, err) != 0)
 		return;
 	if (d->inplace && d->stored[0] != k->out_dtype)
-		sb_printf(err, "--inplace writes the result into '%s', whose dtype %s is not "
-		          "the result's %s", d->operand[0].name, d->stored[0]->name,
-		          k->out_dtype->name);
+		sb_printf(err, main_words[d->lang].inplace_dtype, d->operand[0].name,
+		          d->stored[0]->name, k->out_dtype->name);
 }
 
 /*
@@ -256,7 +288,7 @@ generate(struct run *r)
 		/* Resolve the broadcasting. */
 		resolve(&r->desc[i], k, &err);
 		if (!err.s)
-			describe(r, &r->desc[i], k, &err);
+			describe(r->cli.output, &r->desc[i], k, &err);
 		/* Plan the walk over the result. */
 		if (!err.s)
 			plan(k, &err);
@@ -299,7 +331,7 @@ static int
 render_files_lua(lua_State *L, void *ud)
 {
 	struct run *r = ud;
-	const char *base = cli_base_name(r->cli.output);
+	const char *base = cli_base_name(r->file);
 
 	lua_createtable(L, 0, 7);
 	lua_pushstring(L, base);
@@ -338,11 +370,10 @@ render_files_lua(lua_State *L, void *ud)
 ** Exits on a template error.
 */
 static void
-render_files(struct run *r)
+render_files(struct run *r, const char *file)
 {
-	const char *output = r->cli.output;
-
-	sb_printf(&r->hpath, "%.*s.h", (int)strlen(output) - 2, output);
+	r->file = file;
+	sb_printf(&r->hpath, "%.*s.h", (int)strlen(file) - 2, file);
 	if (lhost_protect(r->L, 0, render_files_lua, r) != 0)
 		exit(EXIT_INPUT);
 }
@@ -433,38 +464,117 @@ print_result(const struct run *r, const struct bcast *b, struct strbuf *out)
 	sb_add(out, "\n");
 }
 
-/* The arguments of answer's protected part. */
+/* The arguments of explain_lua. */
 struct explain_render {
-	const struct bcast *b;
-	int inplace;
+	const struct run *r;
+	const struct kernel *k;
+	int planned;		/* K has a plan: its model is the kernel's */
 	struct strbuf *out;
 };
 
-/* Render the explanation of UD (a struct explain_render), run by lhost_protect. */
+/* The template of each --format, and whether it shows the kernel's C. */
+static const struct explain_format {
+	const char *name, *tmpl;
+	int with_c;
+} explain_formats[] = {
+	{"text", "explain.txt.lt", 0},
+	{"svg", "explain.svg.lt", 0},
+	{"html", "explain.html.lt", 1},
+	{NULL, NULL, 0}
+};
+
+/*
+** Render the explanation of UD (a struct explain_render) in its format,
+** run by lhost_protect: the model of its kernel (or of its broadcast
+** alone, when no plan was made), with the language, --elements, and for
+** a page the kernel's file; a page holds the text and the picture too.
+*/
 static int
 explain_lua(lua_State *L, void *ud)
 {
 	const struct explain_render *a = ud;
+	const struct run *r = a->r;
+	const struct explain_format *f = explain_formats;
+	struct strbuf text = {0}, svg = {0};
 
-	model_push_bcast(L, a->b, a->inplace);
-	return lhost_render(L, "explain.txt.lt", a->out);
+	while (r->cli.format && strcmp(f->name, r->cli.format) != 0)
+		f++;
+	if (a->planned)
+		model_push_kernel(L, a->k);
+	else
+		model_push_bcast(L, &a->k->b, r->cli_kernel.inplace);
+	lua_pushstring(L, lang_names[r->cli_kernel.lang]);
+	lua_setfield(L, -2, "lang");
+	lua_pushboolean(L, r->cli.elements && a->planned && a->k->plan.count <= CLI_ELEMENTS_MAX);
+	lua_setfield(L, -2, "elements");
+	lua_pushinteger(L, CLI_ELEMENTS_MAX);
+	lua_setfield(L, -2, "elements_max");
+	if (a->planned) {
+		struct strbuf marked = {0};
+
+		desc_formula_marked(&marked, &r->cli_kernel);
+		lua_pushstring(L, marked.s);
+		lua_setfield(L, -2, "formula_marked");
+		sb_free(&marked);
+	}
+	if (f->with_c) {
+		lua_pushvalue(L, -1);
+		if (lhost_render(L, "explain.txt.lt", &text) != 0)
+			return -1;
+		lua_pushvalue(L, -1);
+		if (lhost_render(L, "explain.svg.lt", &svg) != 0)
+			return -1;
+		lua_pushstring(L, text.s ? text.s : "");
+		lua_setfield(L, -2, "text");
+		lua_pushstring(L, svg.s ? svg.s : "");
+		lua_setfield(L, -2, "svg");
+		lua_pushstring(L, r->ctext.s ? r->ctext.s : "");
+		lua_setfield(L, -2, "c_file");
+		sb_free(&text);
+		sb_free(&svg);
+	}
+	return lhost_render(L, f->tmpl, a->out);
 }
 
 /*
-** Explain the broadcasting of the command line's kernel, print its
-** result shape, or without either its operands and result. Dies on a
-** broadcasting error, after the explanation up to it.
+** Explain the broadcasting of the command line's kernel and the loops
+** it becomes, print its result shape, or without either its operands
+** and result. Dies on an error, after the explanation up to it.
 */
 static void
 answer(struct run *r)
 {
 	struct kernel *k = xmalloc(sizeof *k);
-	struct strbuf out = {0}, err = {0};
+	struct strbuf out = {0}, err = {0}, file = {0};
+	struct desc *d = &r->cli_kernel;
+	int planned = 0;
 
 	memset(k, 0, sizeof *k);
-	resolve(&r->cli_kernel, k, &err);
+	resolve(d, k, &err);
+	/* the kernel, as -o would make it: past PLAN_MAX_INPUTS, none */
+	if (r->cli.explain && !err.s && d->nops <= PLAN_MAX_INPUTS) {
+		sb_printf(&file, "%s.c", d->name ? d->name : "kernel");
+		describe(r->cli.output ? r->cli.output : file.s, d, k, &err);
+		if (!err.s)
+			plan(k, &err);
+		planned = !err.s;
+		if (planned && r->cli.elements && k->plan.count > CLI_ELEMENTS_MAX)
+			sb_printf(&err, main_words[d->lang].elements, CLI_ELEMENTS_MAX,
+			          (unsigned long long)k->plan.count);
+	}
+	if (planned && r->cli.format && strcmp(r->cli.format, "html") == 0) {
+		r->desc = d;
+		r->n = 1;
+		r->c = xmalloc(sizeof *r->c);
+		r->h = xmalloc(sizeof *r->h);
+		memset(r->c, 0, sizeof *r->c);
+		memset(r->h, 0, sizeof *r->h);
+		render_kernel(r, k, 0, r->c, r->h);
+		render_files(r, r->cli.output ? r->cli.output : file.s);
+		check_names(r);
+	}
 	if (r->cli.explain) {
-		struct explain_render a = {&k->b, r->cli_kernel.inplace, &out};
+		struct explain_render a = {r, k, planned, &out};
 
 		if (lhost_protect(r->L, 0, explain_lua, &a) != 0)
 			exit(EXIT_INPUT);
@@ -480,7 +590,8 @@ answer(struct run *r)
 	if (out.s)
 		fputs(out.s, stdout);
 	sb_free(&out);
-	bcast_free(&k->b);
+	sb_free(&file);
+	kernel_free(k);
 	free(k);
 }
 
@@ -531,7 +642,7 @@ bcastgen_main(int argc, char **argv)
 	generate(&r);
 
 	/* Render the files, check the names they hold, and write them. */
-	render_files(&r);
+	render_files(&r, r.cli.output);
 	check_names(&r);
 	lap(&r, RENDER);
 	write_files(&r);

@@ -55,7 +55,6 @@ static void
 push_operand(lua_State *L, const struct bcast *b, int i)
 {
 	const struct bcast_operand *o = &b->op[i];
-	int checked_from = b->err == BC_ERR_MISMATCH ? b->err_dim : 0;
 
 	lua_createtable(L, 0, 8);
 	set_str(L, "name", b->ops[i].name);
@@ -74,7 +73,9 @@ push_operand(lua_State *L, const struct bcast *b, int i)
 	lua_setfield(L, -2, "own");
 	if (b->err == BC_OK || b->err == BC_ERR_MISMATCH || b->err == BC_ERR_TOO_BIG) {
 		lua_createtable(L, b->rank, 0);
-		for (int d = checked_from; d < b->rank; d++) {
+		for (int k = 0; k < b->ncompared; k++) {
+			int d = b->order[k];
+
 			lua_pushstring(L, bcast_rule_name(o->rule[d]));
 			lua_rawseti(L, -2, d + 1);
 		}
@@ -124,15 +125,24 @@ model_push_bcast(lua_State *L, const struct bcast *b, int inplace)
 	}
 	lua_setfield(L, -2, "operands");
 	if (b->err == BC_OK || b->err == BC_ERR_MISMATCH || b->err == BC_ERR_TOO_BIG) {
-		int from = b->err == BC_ERR_MISMATCH ? b->err_dim + 1 : 0;
+		int known = b->ncompared - (b->err == BC_ERR_MISMATCH);
 
-		/* result[d]: sizes are known only for dims compared so far */
+		/* result[d]: sizes are known only for dims compared before a mismatch */
 		lua_createtable(L, b->rank, 0);
-		for (int d = from; d < b->rank; d++) {
-			lua_pushinteger(L, (lua_Integer)b->dim[d]);
-			lua_rawseti(L, -2, d + 1);
+		for (int k = 0; k < known; k++) {
+			lua_pushinteger(L, (lua_Integer)b->dim[b->order[k]]);
+			lua_rawseti(L, -2, b->order[k] + 1);
 		}
 		lua_setfield(L, -2, "result");
+		/* order: the dims (0-based) in the order compared, a mismatch last */
+		lua_createtable(L, b->ncompared, 0);
+		for (int k = 0; k < b->ncompared; k++) {
+			lua_pushinteger(L, b->order[k]);
+			lua_rawseti(L, -2, k + 1);
+		}
+		lua_setfield(L, -2, "order");
+		if (b->axis_mode)
+			set_int(L, "start", b->start);
 	}
 	if (b->err == BC_OK) {
 		struct shape s;
@@ -162,7 +172,11 @@ model_push_bcast(lua_State *L, const struct bcast *b, int inplace)
 	}
 }
 
-/* Set the loops of plan P: each {extent, tail, widened, counter, strides, moves}, inputs then output. */
+/*
+** Set the loops of plan P: each {extent, tail, widened, counter, strides,
+** moves}, inputs then output, and {dim_first, dim_last}, the result's
+** dimensions it runs over (0-based).
+*/
 static void
 set_loops(lua_State *L, const struct plan *p)
 {
@@ -175,6 +189,8 @@ set_loops(lua_State *L, const struct plan *p)
 
 		lua_createtable(L, 0, 6);
 		set_int(L, "extent", (long long)loop->extent);
+		set_int(L, "dim_first", loop->dim_first);
+		set_int(L, "dim_last", loop->dim_last);
 		set_int(L, "tail", (long long)loop->tail);
 		set_bool(L, "widened", loop->widened);
 		set_str(L, "counter", counters[loop->counter]);
@@ -188,6 +204,29 @@ set_loops(lua_State *L, const struct plan *p)
 		lua_rawseti(L, -2, l + 1);
 	}
 	lua_setfield(L, -2, "loops");
+}
+
+/*
+** Set how each of the RANK dimensions of the result became plan P's
+** loops: dims[d] = {inner_dim, inner_extent, blocker}, the dimension
+** (0-based) and trip count of the loop inside it, if any, and the input
+** (1-based) that kept it apart from that loop, if any.
+*/
+static void
+set_dims_made(lua_State *L, const struct plan *p, int rank)
+{
+	lua_createtable(L, rank, 0);
+	for (int d = 0; d < rank; d++) {
+		lua_createtable(L, 0, 3);
+		if (p->dim[d].inner_dim >= 0) {
+			set_int(L, "inner_dim", p->dim[d].inner_dim);
+			set_int(L, "inner_extent", (long long)p->dim[d].inner_extent);
+		}
+		if (p->dim[d].blocker >= 0)
+			set_int(L, "blocker", p->dim[d].blocker + 1);
+		lua_rawseti(L, -2, d + 1);
+	}
+	lua_setfield(L, -2, "dims");
 }
 
 /* Set the reads of plan P: per input {level (0-based), into_local, via_output, widen, uses}. */
@@ -317,6 +356,8 @@ model_push_kernel(lua_State *L, const struct kernel *k)
 {
 	static const char *const stores[] = {"as_is", "f16", "f16_f64"};
 	static const char *const streams[] = {"none", "sized", "asked"};
+	static const char *const whys[] = {"asked", "empty", "small", "odd", "multiple",
+	                                   "no_block", "size", "stream"};
 	const struct desc *d = k->desc;
 	const struct plan *p = &k->plan;
 	const struct bcast *b = &k->b;
@@ -340,6 +381,7 @@ model_push_kernel(lua_State *L, const struct kernel *k)
 	set_str(L, "name", k->name);
 	set_str(L, "command", k->command);
 	set_str(L, "formula", k->formula);
+	set_bool(L, "expr", d->expr_src != NULL);
 	set_str(L, "dtype", d->dtype->name);
 	set_bool(L, "promoted", d->promoted);
 	set_str(L, "out_dtype", k->out_dtype->name);
@@ -352,6 +394,10 @@ model_push_kernel(lua_State *L, const struct kernel *k)
 	push_dtypes(L);
 	lua_setfield(L, -2, "dtypes");
 	set_str(L, "strategy", plan_strategy_name(p->strategy));
+	set_str(L, "why", whys[p->why]);
+	set_str(L, "asked", plan_strategy_name(d->strategy));
+	set_int(L, "unroll_limit", (long long)p->unroll_limit);
+	set_dims_made(L, p, b->rank);
 	set_str(L, "store", stores[p->store]);
 	set_bool(L, "reordered", p->reordered);
 	set_int(L, "block", p->nblock);

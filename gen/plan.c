@@ -60,19 +60,29 @@ build_loops(struct plan *p, const struct bcast *b)
 		struct plan_loop *in = &p->loop[0];	/* the loop just inside, stored first */
 		int merge = p->nloops > 0;
 
+		p->dim[d].blocker = p->dim[d].inner_dim = -1;
 		if (b->dim[d] == 1)
 			continue;
+		if (merge) {
+			p->dim[d].inner_dim = in->dim_last;
+			p->dim[d].inner_extent = in->extent;
+		}
 		for (int i = 0; i < p->nin && merge; i++)
-			merge = b->op[i].stride[d] == in->stride[i] * (int64_t)in->extent;
+			if (b->op[i].stride[d] != in->stride[i] * (int64_t)in->extent) {
+				merge = 0;
+				p->dim[d].blocker = i;
+			}
 		merge = merge && out_stride == in->stride[p->nin] * (int64_t)in->extent;
 		if (merge) {
 			in->extent *= b->dim[d];
+			in->dim_first = d;
 		} else {
 			/* shift the loops found so far inwards; the new outermost at 0 */
 			memmove(&p->loop[1], &p->loop[0], (size_t)p->nloops * sizeof p->loop[0]);
 			p->nloops++;
 			memset(in, 0, sizeof *in);
 			in->extent = b->dim[d];
+			in->dim_first = in->dim_last = d;
 			for (int i = 0; i < p->nin; i++)
 				in->stride[i] = b->op[i].stride[d];
 			in->stride[p->nin] = out_stride;
@@ -742,6 +752,7 @@ choose_strategy(struct plan *p, const struct plan_request *rq, int nodes, struct
 	p->lanes = vector_lanes(rq);
 	if (p->count == 0) {
 		p->strategy = PLAN_EMPTY;
+		p->why = WHY_EMPTY;
 		return 0;
 	}
 	if (rq->strategy == PLAN_UNROLL && p->count > limit) {
@@ -753,9 +764,12 @@ choose_strategy(struct plan *p, const struct plan_request *rq, int nodes, struct
 	}
 	if (rq->goal == GOAL_SIZE && limit > PLAN_SIZE_UNROLL_MAX)
 		limit = PLAN_SIZE_UNROLL_MAX;
+	p->unroll_limit = limit;
+	p->why = WHY_ASKED;
 	if (rq->strategy == PLAN_UNROLL
 	    || (rq->strategy == PLAN_AUTO && p->count <= limit && rq->stream != STREAM_ON)) {
 		p->strategy = PLAN_UNROLL;
+		p->why = rq->strategy == PLAN_AUTO ? WHY_SMALL : WHY_ASKED;
 		p->nblock = p->nloops;
 		p->block_count = p->count;
 		return 0;
@@ -774,6 +788,7 @@ choose_strategy(struct plan *p, const struct plan_request *rq, int nodes, struct
 	                                   && rq->goal == GOAL_SPEED && rq->stream != STREAM_ON
 	                                   && p->loop[p->nloops - 1].extent % (uint64_t)p->lanes)) {
 		p->strategy = PLAN_BLOCK;
+		p->why = rq->strategy == PLAN_AUTO ? WHY_ODD : WHY_ASKED;
 		p->nblock = block;
 		widen_block(p, nodes);
 		/* across a loop shorter than a vector, gcc -O3 vectorizes a few
@@ -783,6 +798,9 @@ choose_strategy(struct plan *p, const struct plan_request *rq, int nodes, struct
 		return 0;
 	}
 	p->strategy = PLAN_LOOPS;
+	if (rq->strategy == PLAN_AUTO)
+		p->why = rq->stream == STREAM_ON ? WHY_STREAM : rq->goal == GOAL_SIZE ? WHY_SIZE
+		         : block == 0 ? WHY_NO_BLOCK : WHY_MULTIPLE;
 	p->block_count = 0;
 	if (p->nloops > 0) {
 		struct plan_loop *in = &p->loop[p->nloops - 1];

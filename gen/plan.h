@@ -43,6 +43,20 @@ enum plan_strategy {
 	PLAN_EMPTY		/* the result has no elements */
 };
 
+/* Why the plan has its strategy: what --explain says. */
+enum plan_why {
+	WHY_ASKED,		/* --strategy named it */
+	WHY_EMPTY,		/* the result has no elements */
+	WHY_SMALL,		/* auto: the elements are within the unroll limit */
+	WHY_ODD,		/* auto: the innermost loop fits in a block and its trip
+				   count is not a multiple of the lanes */
+	WHY_MULTIPLE,		/* auto: the innermost trip count is a multiple of the lanes */
+	WHY_NO_BLOCK,		/* auto: no block fits: one loop, or an innermost loop
+				   longer than PLAN_BLOCK_MAX */
+	WHY_SIZE,		/* auto for size: a loop is smaller than a block */
+	WHY_STREAM		/* auto with --stream on: streaming stores need a loop */
+};
+
 /* --stream: non-temporal stores for the output, as asked. */
 enum plan_stream_ask {
 	STREAM_AUTO,		/* when the data pass the cache size */
@@ -81,8 +95,23 @@ enum plan_counter {
 	COUNTER_64
 };
 
+/*
+** How a dimension of the result was made a loop, for --explain: dropped
+** (size 1), merged into the loop just inside it, or the outermost
+** dimension of a loop of its own, with what kept it apart.
+*/
+struct plan_dim {
+	int inner_dim;			/* the innermost dimension of the loop inside it
+					   when it was met, or -1: none, or dropped */
+	uint64_t inner_extent;		/* that loop's trip count then */
+	int blocker;			/* the first input whose stride kept it from
+					   merging with that loop, or -1 */
+};
+
 struct plan_loop {
 	uint64_t extent;		/* trip count */
+	int dim_first, dim_last;	/* the result's dimensions it runs over, merged;
+					   those of size 1 among them are dropped */
 	int widened;			/* split from the loop around a block, and written out
 					   with it: the block becomes a multiple of the lanes */
 	uint64_t tail;			/* the innermost loop: its last TAIL iterations run
@@ -166,6 +195,11 @@ struct plan_value {
 
 struct plan {
 	enum plan_strategy strategy;	/* never PLAN_AUTO once built */
+	enum plan_why why;		/* why that one */
+	uint64_t unroll_limit;		/* elements unrolled at most, as applied: the
+					   --unroll-limit, less for a long expression or
+					   --optimize size */
+	struct plan_dim dim[SHAPE_MAX_RANK];	/* how each result dimension became a loop */
 	int nin;			/* input operands; the output is index nin */
 	int inplace;			/* the output is input 0 */
 	uint64_t count;			/* result elements */

@@ -198,6 +198,11 @@ l_kernel_body(lua_State *L)
 	if (!lua_istable(L, 1) || lua_gettop(L) != 1)
 		kernel_error(L, r, d->line, "kernel '%s' needs one table: kernel \"%s\" "
 		             "{ op = \"add\", \"x=2,3\", \"y=3\" }", d->name, d->name);
+	/* the language first: the messages about the operands speak it too */
+	lua_pushliteral(L, "lang");
+	if (lua_rawget(L, 1) == LUA_TSTRING && lang_find(lua_tostring(L, -1)) >= 0)
+		d->lang = (enum lang)lang_find(lua_tostring(L, -1));
+	lua_pop(L, 1);
 	n = (lua_Integer)lua_rawlen(L, 1);
 	for (lua_Integer i = 1; i <= n; i++) {
 		lua_rawgeti(L, 1, i);

@@ -38,6 +38,18 @@ error_at(const char *where, const char *fmt, ...)
 	va_end(ap);
 }
 
+const char *const lang_names[NLANGS] = {"en", "zh"};
+
+/* Return the language named S, or -1. */
+int
+lang_find(const char *s)
+{
+	for (int k = 0; k < NLANGS; k++)
+		if (strcmp(s, lang_names[k]) == 0)
+			return k;
+	return -1;
+}
+
 void *
 xmalloc(size_t n)
 {

@@ -27,6 +27,19 @@ void error_at(const char *where, const char *fmt, ...);
 #define die_at(...) (error_at(__VA_ARGS__), exit(EXIT_INPUT))
 #define die(...) die_at(progname, __VA_ARGS__)
 
+/*
+** The languages of --explain and of the messages about shapes, axes and
+** in-place results (--lang); the rest of bcastgen speaks English.
+*/
+enum lang {
+	LANG_EN,
+	LANG_ZH,
+	NLANGS
+};
+
+extern const char *const lang_names[NLANGS];
+int lang_find(const char *s);
+
 void *xmalloc(size_t n);
 void *xrealloc(void *p, size_t n);
 char *xstrdup(const char *s);

@@ -13,21 +13,29 @@ function names(list)
   return table.concat(list, ", ", 1, #list - 1) .. " and " .. list[#list]
 end
 
--- Lines of a table: a header of dimension numbers 0..RANK-1, then one
--- row per {label, cells}; every column right-aligned to its widest cell,
--- each line starting with PREFIX.
-function grid(rows, rank, prefix)
+-- The columns S takes in a terminal: a character outside ASCII (CJK,
+-- in the explanations) takes two.
+function width(s)
+  local n = 0
+  for ch in s:gmatch(utf8.charpattern) do n = n + (utf8.codepoint(ch) >= 0x2E80 and 2 or 1) end
+  return n
+end
+
+-- Lines of a table: a header LABEL ("dim" unless given) over dimension
+-- numbers 0..RANK-1, then one row per {label, cells}; every column
+-- right-aligned to its widest cell, each line starting with PREFIX.
+function grid(rows, rank, prefix, label)
   local header = {}
   for d = 0, rank - 1 do header[d + 1] = tostring(d) end
-  table.insert(rows, 1, {"dim", header})
+  table.insert(rows, 1, {label or "dim", header})
   local lw, cw = 0, 1
   for _, row in ipairs(rows) do
-    lw = math.max(lw, #row[1])
+    lw = math.max(lw, width(row[1]))
     for d = 1, rank do cw = math.max(cw, #row[2][d]) end
   end
   local lines = {}
   for _, row in ipairs(rows) do
-    local s = prefix .. string.rep(" ", lw - #row[1]) .. row[1] .. " "
+    local s = prefix .. string.rep(" ", lw - width(row[1])) .. row[1] .. " "
     for d = 1, rank do s = s .. " " .. string.rep(" ", cw - #row[2][d]) .. row[2][d] end
     lines[#lines + 1] = s
   end

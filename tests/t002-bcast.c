@@ -75,7 +75,22 @@ message_has(const char *want)
 	struct strbuf sb = {0};
 	int r;
 
-	bcast_format_error(&sb, &b);
+	bcast_format_error(&sb, &b, LANG_EN);
+	r = strstr(sb.s, want) != NULL;
+	if (!r)
+		diag("message:\n%s\nwant: %s", sb.s, want);
+	sb_free(&sb);
+	return r;
+}
+
+/* Return 1 if the error message in Chinese contains WANT. */
+static int
+message_zh_has(const char *want)
+{
+	struct strbuf sb = {0};
+	int r;
+
+	bcast_format_error(&sb, &b, LANG_ZH);
 	r = strstr(sb.s, want) != NULL;
 	if (!r)
 		diag("message:\n%s\nwant: %s", sb.s, want);
@@ -117,14 +132,24 @@ main(void)
 	ok1(resolve("x=4294967296,1 y=1,4294967296", 0, 0) == BC_ERR_TOO_BIG);
 	ok1(message_has("more elements than the limit"));
 
+	/* The order compared: NumPy's from the last dimension; with an axis,
+	 * Paddle's from the axis forward, then the dimensions before it. */
+	ok1(resolve("x=2,3,4 y=5,6", 0, 0) == BC_ERR_MISMATCH && b.err_dim == 2);
+	ok1(b.ncompared == 1 && b.order[0] == 2);
+	ok1(resolve("x=2,3,4 y=5,6", 1, -1) == BC_ERR_MISMATCH && b.err_dim == 1);
+	ok1(resolve("x=2,3,4,5 y=3,4", 1, 1) == BC_OK && b.ncompared == 4);
+	ok1(b.order[0] == 1 && b.order[1] == 2 && b.order[2] == 3 && b.order[3] == 0);
+	ok1(resolve("x=2,3 y=4,3", 1, 0) == BC_ERR_MISMATCH && b.err_dim == 0);
+
 	/* Paddle's axis: the seeds' examples. */
 	ok1(resolve("x=2,1,4 y=3,1", 1, 1) == BC_OK && result_is("2,3,4"));
 	ok1(b.mode == BC_AXIS_PLACED && b.small == 1 && b.op[1].trimmed == 1);
 	ok1(strides_are(1, (long long[]){0, 1, 0}));
-	ok1(resolve("x=2,3,4,5 y=4,5", 1, 1) == BC_ERR_MISMATCH && b.err_dim == 2);
+	ok1(resolve("x=2,3,4,5 y=4,5", 1, 1) == BC_ERR_MISMATCH && b.err_dim == 1);
 	ok1(b.naxis_ok == 2 && b.axis_ok[0] == 2 && b.axis_ok[1] == -1);
 	ok1(message_has("y was placed at axis 1 of x"));
 	ok1(message_has("axis values that work: 2, -1"));
+	ok1(message_zh_has("可行的 axis：2、-1"));
 	ok1(resolve("x=2,3,4,5 y=3", 1, 1) == BC_OK && result_is("2,3,4,5"));
 	ok1(resolve("x=100,2,3 y=100", 1, 0) == BC_OK && result_is("100,2,3"));
 	ok1(resolve("x=100,2,3 y=100", 0, 0) == BC_ERR_MISMATCH);

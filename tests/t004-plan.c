@@ -875,9 +875,51 @@ test_firmware(void)
 	ok1(plan_for("x=8", "x + 2", "f32", PLAN_LOOPS) == 0 && root()->constant_arg == 0);
 }
 
+/*
+** What --explain says of the plan: how each dimension became a loop,
+** what kept two apart, and why the strategy.
+*/
+static void
+test_explained(void)
+{
+	/* [8,64,56,56] + [64,1,1]: dims 2 and 3 merge; b keeps 1 and 0 apart */
+	ok1(request("x=8,64,56,56 b=64,1,1", "add", "f32") == 0 && build() == 0);
+	ok1(p.nloops == 3 && p.loop[2].dim_first == 2 && p.loop[2].dim_last == 3);
+	ok1(p.loop[0].dim_first == 0 && p.loop[1].dim_first == 1 && p.loop[1].dim_last == 1);
+	ok1(p.dim[3].inner_dim == -1 && p.dim[2].inner_dim == 3 && p.dim[2].inner_extent == 56);
+	ok1(p.dim[2].blocker == -1 && p.dim[1].blocker == 1 && p.dim[0].blocker == 1);
+	ok1(p.dim[1].inner_dim == 3 && p.dim[1].inner_extent == 3136);
+	ok1(p.strategy == PLAN_LOOPS && p.why == WHY_NO_BLOCK && p.unroll_limit == 64);
+	/* a dropped size-1 dimension inside a merged loop */
+	ok1(request("x=4,1,5 y=4,1,5", "add", "f32") == 0 && build() == 0);
+	ok1(p.nloops == 1 && p.loop[0].dim_first == 0 && p.loop[0].dim_last == 2);
+	ok1(p.dim[1].inner_dim == -1 && p.dim[0].inner_dim == 2 && p.dim[0].inner_extent == 5);
+	ok1(p.why == WHY_SMALL && p.strategy == PLAN_UNROLL);
+	/* each reason of auto */
+	ok1(request("x=100,7 y=7", "add", "f32") == 0 && build() == 0 && p.why == WHY_ODD);
+	ok1(request("x=100,64 y=64", "add", "f32") == 0 && build() == 0 && p.why == WHY_MULTIPLE);
+	ok1(request("x=0,3 y=3", "add", "f32") == 0 && build() == 0 && p.why == WHY_EMPTY);
+	ok1(request("x=100,7 y=7", "add", "f32") == 0);
+	rq.goal = GOAL_SIZE;
+	ok1(build() == 0 && p.why == WHY_SIZE);
+	ok1(request("x=100,64 y=64", "add", "f32") == 0);
+	rq.stream = STREAM_ON;
+	ok1(build() == 0 && p.why == WHY_STREAM && p.strategy == PLAN_LOOPS);
+	rq.stream = STREAM_AUTO;
+	rq.strategy = PLAN_LOOPS;
+	ok1(build() == 0 && p.why == WHY_ASKED);
+	/* a loop order keeps each loop's dimensions with it */
+	ok1(request("x=3,5 y=3,1", "add", "f32") == 0);
+	rq.loop_order = (const int[]){1, 0};
+	rq.nloop_order = 2;
+	rq.strategy = PLAN_LOOPS;
+	ok1(build() == 0 && p.loop[0].dim_first == 1 && p.loop[1].dim_first == 0);
+}
+
 int
 main(void)
 {
+	test_explained();
 	test_design();
 	test_strategy();
 	test_speed();

@@ -65,6 +65,11 @@ done <<EOF_CASES
 1|--axis=99999999999 x=2 y=2|bcastgen: error: axis 99999999999 is out of range: it must be from -2147483648 to 2147483647
 1|--axis 0 x=2 y=2 z=2|bcastgen: error: --axis needs exactly two operands (x and y), got 3
 1|--inplace y=2 x=3,2,2|bcastgen: error: cannot write the result in place into 'y': the result shape (3,2,2) is not the shape of 'y' (2,)
+1|--lang zh --inplace y=2 x=3,2,2|bcastgen: error: 不能把结果原地写回 'y'：结果的形状 (3,2,2) 不是 'y' 的形状 (2,)
+1|x=2,1,4 y=3,2 --lang=zh|bcastgen: error: 这些形状的张量无法一起广播：x(2,1,4) y(3,2)
+1|--lang zh --axis 1 x=2,3 y=1,3|bcastgen: error: axis 1 超出了范围（x(2,3) 和 y(1,3)），两者维度数相同，axis 只能是 -1 或 0
+1|--lang fr x=2|bcastgen: error: bad lang 'fr': expected en or zh
+1|--explain --elements x=20,20 y=20|bcastgen: error: --elements lists at most 256 elements, and the result has 400: leave it out, or explain smaller shapes
 1|--templates /nonexistent --explain x=2|bcastgen: error: cannot open template '/nonexistent/explain.txt.lt': No such file or directory
 1|-o k.c --op frobnicate x=3|bcastgen: error: unknown op 'frobnicate' (see bcastgen --help)
 1|-o k.c --expr=max(x*w+z,0) x=3 w=3|expr:1:9: error: unknown operand 'z'
@@ -130,6 +135,11 @@ done <<EOF_CASES
 1|-o nodir/k.c x=3|bcastgen: error: cannot create a temporary file for 'nodir/k.c': No such file or directory
 1|-o k.c --inplace --op lt x=3 y=3|bcastgen: error: --inplace writes the result into 'x', whose dtype f32 is not the result's u8
 2|--frobnicate x=2|bcastgen: error: unknown option '--frobnicate'
+2|--explain --format pdf x=2|bcastgen: error: bad format 'pdf': expected text, svg or html
+2|--format svg x=2|bcastgen: error: --format needs --explain: it says how to explain
+2|--elements x=2|bcastgen: error: --elements needs --explain: it says how to explain
+2|--explain --format html -o k.c x=2|bcastgen: error: --format html writes the explanation to standard output: not with -o
+2|--lang zh --lang en x=2|bcastgen: error: option '--lang' is given twice
 2|--op add --op mul x=2 y=2|bcastgen: error: option '--op' is given twice
 2|-o k.c --axis=1 --axis 2 x=2 y=2|bcastgen: error: option '--axis' is given twice
 2|--name a --name b x=2|bcastgen: error: option '--name' is given twice

@@ -44,7 +44,7 @@ cp "$TESTS"/../templates/* tmpl/
 "$GEN" kernels.lua -o out/net.c -M out/net.d --templates tmpl
 head -n 1 out/net.d | tr ' ' '\n' | sort >got
 printf '%s\n' kernels.lua out/net.c out/net.h: tmpl/file.c.lt tmpl/file.h.lt \
-	tmpl/kernel.c.lt tmpl/kernel.h.lt tmpl/lib.lua tmpl/c.lua | sort >want
+	tmpl/kernel.c.lt tmpl/kernel.h.lt tmpl/lib.lua tmpl/c.lua tmpl/words.lua | sort >want
 cmp -s want got && grep -q '^tmpl/lib.lua:$' out/net.d
 check $? "the depfile lists the templates read from --templates"
 
@@ -90,7 +90,7 @@ while IFS='|' read -r want_rc spec want; do
 	fi
 done <<'EOF_CASES'
 1|kernel "a" { op = "add", "x=3" }\nkernel "a" { op = "mul", "x=3" }|bad.lua:2: error: kernel 'a' is declared twice (first on line 1)
-1|kernel "a" { opp = "add", "x=3" }|bad.lua:1: error: kernel 'a': unknown field 'opp' (there are inplace axis strategy unroll_limit loop_order stream cache_size optimize out_shape op expr dtype out_dtype, and the operands)
+1|kernel "a" { opp = "add", "x=3" }|bad.lua:1: error: kernel 'a': unknown field 'opp' (there are inplace axis strategy unroll_limit loop_order stream cache_size optimize out_shape op expr dtype out_dtype lang, and the operands)
 1|kernel "a" { op = {}, "x=3" }|bad.lua:1: error: kernel 'a': field 'op': expected a string or an integer, not a table
 1|kernel "a" { inplace = 1, "x=3" }|bad.lua:1: error: kernel 'a': field 'inplace': expected true or false, not a number
 1|kernel "a" { "x=3", 5 }|bad.lua:1: error: kernel 'a': operand 2 is not a string like "x=2,3"

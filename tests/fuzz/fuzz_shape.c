@@ -58,7 +58,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (d.nops > 0) {
 		bcast_resolve(&b, d.operand, d.nops, 0, BCAST_NUMPY_AXIS);
 		if (b.err)
-			bcast_format_error(&out, &b);
+			bcast_format_error(&out, &b, LANG_EN);
 		else
 			bcast_result_shape(&b, &s);
 		bcast_free(&b);
@@ -66,7 +66,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			for (int axis = -2; axis <= SHAPE_MAX_RANK; axis++) {
 				bcast_resolve(&b, d.operand, 2, 1, axis);
 				if (b.err)
-					bcast_format_error(&out, &b);
+					bcast_format_error(&out, &b, (enum lang)(axis & 1));
 				bcast_free(&b);
 				sb_free(&out);
 			}

@@ -1,0 +1,424 @@
+-- words.lua: the wording of --explain in each language, one function a
+-- sentence or phrase, the same names and arguments in every language.
+-- The facts come from the model (bcast.c's trace, plan.c's plan); only
+-- how they are said is here. W is the language of the model's `lang`
+-- (English when it has none, as for the kernels' own templates).
+
+local en, zh = {}, {}
+words = {en = en, zh = zh}
+W = lang == "zh" and zh or en
+
+-- Word-wrap paragraph S to WIDTH columns, each line after the first
+-- starting with INDENT, the first with the spaces S starts with. A CJK
+-- character is two columns wide and a line may break before it, but
+-- not before a closing punctuation mark; runs of other characters break
+-- only at spaces. NBSP ("\3") is a space no line breaks at.
+local closing, opening = {}, {}
+for _, c in ipairs({"，", "。", "：", "；", "、", "）", "！", "？"}) do closing[c] = true end
+opening["（"] = true
+
+-- Whether the character CH is a CJK one, two columns wide.
+local function is_wide(ch) return utf8.codepoint(ch) >= 0x2E80 end
+
+function wrap(s, width, indent)
+  indent = indent or ""
+  local lead = s:match("^ *")
+  local units = {}
+  for ch in s:sub(#lead + 1):gmatch(utf8.charpattern) do
+    local wide, last = is_wide(ch), units[#units]
+    if ch == " " then
+      units[#units + 1] = {space = true}
+    elseif ch == "\3" and last and not last.space then
+      last.text, last.width, last.wide = last.text .. " ", last.width + 1, false
+    elseif last and not last.space and (closing[ch] or last.open or not (wide or last.wide)) then
+      last.text, last.width, last.open = last.text .. ch, last.width + (wide and 2 or 1), opening[ch]
+    else
+      units[#units + 1] = {text = ch, width = wide and 2 or 1, wide = wide, open = opening[ch]}
+    end
+  end
+  local lines, line, col, full, gap = {}, lead, #lead, false, false
+  for _, u in ipairs(units) do
+    if u.space then
+      gap = full
+    else
+      if full and col + u.width + (gap and 1 or 0) > width then
+        lines[#lines + 1] = line
+        line, col, gap = indent, #indent, false
+      end
+      if gap then line, col = line .. " ", col + 1 end
+      line, col, full, gap = line .. u.text, col + u.width, true, false
+    end
+  end
+  if full then lines[#lines + 1] = line end
+  return table.concat(lines, "\n")
+end
+
+-- "x", "x and y", "a, b and d" / "x"、"x 和 y"、"a、b 和 d".
+function en.list(l)
+  if #l == 1 then return l[1] end
+  return table.concat(l, ", ", 1, #l - 1) .. " and " .. l[#l]
+end
+function zh.list(l)
+  if #l == 1 then return l[1] end
+  return table.concat(l, "、", 1, #l - 1) .. " 和 " .. l[#l]
+end
+
+-- "-1 (the NumPy rule), 0 to 2, or -3 to -2": the valid axes.
+function en.valid(lo, hi, nlo, nhi)
+  local s = "-1 (the NumPy rule)" .. (nlo <= nhi and ", " or " or ") .. (lo == hi and lo or lo .. " to " .. hi)
+  if nlo <= nhi then s = s .. ", or " .. (nlo == nhi and nlo or nlo .. " to " .. nhi) end
+  return s
+end
+function zh.valid(lo, hi, nlo, nhi)
+  local s = "-1（即 NumPy 规则）、" .. (lo == hi and lo or lo .. " 到 " .. hi)
+  if nlo <= nhi then s = s .. "，或 " .. (nlo == nhi and nlo or nlo .. " 到 " .. nhi) end
+  return s
+end
+
+en.sep, zh.sep = " ", ""
+
+function en.step(n) return "Step " .. n .. ". " end
+function zh.step(n) return "第 " .. n .. " 步：" end
+
+function en.header(ops, axis)
+  if axis then return "Broadcasting " .. en.list(ops) .. " with Paddle's elementwise axis = " .. axis .. "." end
+  return "Broadcasting " .. en.list(ops) .. " by the NumPy rule."
+end
+function zh.header(ops, axis)
+  if axis then return "用 Paddle 逐元素运算的 axis = " .. axis .. " 对 " .. zh.list(ops) .. " 做广播。" end
+  return "按 NumPy 的规则对 " .. zh.list(ops) .. " 做广播。"
+end
+
+function en.not_two(n)
+  return "Paddle's axis is defined for exactly two operands, x and y, and " .. n .. " were given: stop here."
+end
+function zh.not_two(n)
+  return "Paddle 的 axis 只用于两个张量 x 和 y，这里却给了 " .. n .. " 个：到此为止。"
+end
+
+-- The lower-rank operand Y is placed on X at the axis; KEPT: its shape
+-- without its trailing 1s, when it has any.
+function en.placed(y, x, ry, rx, shape, kept)
+  local s = y .. " has the lower rank (" .. ry .. " < " .. rx .. "), so Paddle places it on " .. x ..
+    " at the axis instead of lining it up at the end. "
+  if kept then
+    return s .. "First its trailing 1s are dropped: " .. shape .. " becomes " .. kept .. "."
+  end
+  return s .. "It has no trailing 1s to drop."
+end
+function zh.placed(y, x, ry, rx, shape, kept)
+  local s = y .. " 的维度数较少（" .. ry .. " < " .. rx .. "），所以 Paddle 把它放在 " .. x ..
+    " 的 axis 处，而不是从最后一个维度对齐。"
+  if kept then
+    return s .. "先去掉它尾部大小为 1 的维度：" .. shape .. " 变成 " .. kept .. "。"
+  end
+  return s .. "它没有尾部大小为 1 的维度要去掉。"
+end
+
+-- The axes Paddle takes, and the ones valid for these shapes.
+function en.axis_range(max, rule, valid)
+  return "Paddle takes an axis from " .. -max .. " to " .. (max - 1) .. ", " .. max ..
+    " being the larger rank, and an axis k below -1 means " .. rule .. ". For these shapes the axis may be " .. valid .. "."
+end
+function zh.axis_range(max, rule, valid)
+  return "Paddle 的 axis 可取 " .. -max .. " 到 " .. (max - 1) .. "（" .. max ..
+    " 是较大的维度数），小于 -1 的 axis k 表示 " .. rule .. "。对这两个形状，axis 可以是 " .. valid .. "。"
+end
+
+function en.axis_out(axis, mapped, rule_at)
+  if mapped then return "Axis " .. axis .. " means " .. rule_at .. ", which is out of range: stop here." end
+  return "Axis " .. axis .. " is out of range: stop here."
+end
+function zh.axis_out(axis, mapped, rule_at)
+  if mapped then return "axis " .. axis .. " 表示 " .. rule_at .. "，超出了范围：到此为止。" end
+  return "axis " .. axis .. " 超出了范围：到此为止。"
+end
+
+function en.axis_in(axis, mapped, rule_at, at)
+  if mapped then return "Axis " .. axis .. " is below -1, so it means " .. rule_at .. ": axis " .. at .. "." end
+  return "Axis " .. axis .. " is in range."
+end
+function zh.axis_in(axis, mapped, rule_at, at)
+  if mapped then return "axis " .. axis .. " 小于 -1，表示 " .. rule_at .. "，即 axis " .. at .. "。" end
+  return "axis " .. axis .. " 在范围内。"
+end
+
+function en.line_up_axis(y, x, at)
+  return "The first dimension of " .. y .. " lines up with dimension " .. at .. " of " .. x ..
+    ", and the dimensions that " .. y .. " does not cover are padded with 1s."
+end
+function zh.line_up_axis(y, x, at)
+  return y .. " 的第一个维度与 " .. x .. " 的第 " .. at .. " 维对齐，" .. y .. " 没有覆盖的维度补 1。"
+end
+
+en.padded = "(1) marks a padded dimension: it counts as size 1."
+zh.padded = "(1) 表示补上的维度：大小算作 1。"
+
+function en.same_rank_bad(x, y, r, axis)
+  return x .. " and " .. y .. " have the same rank (" .. r .. ") but different shapes, so the axis must be -1 or 0, which both mean the NumPy rule. Axis " .. axis .. " is not allowed: stop here."
+end
+function zh.same_rank_bad(x, y, r, axis)
+  return x .. " 和 " .. y .. " 的维度数相同（" .. r .. "）但形状不同，所以 axis 只能是 -1 或 0，两者都表示 NumPy 规则。axis " .. axis .. " 不允许：到此为止。"
+end
+
+function en.identical(x, y)
+  return x .. " and " .. y .. " have identical shapes, so the axis is ignored and the shapes line up as they are."
+end
+function zh.identical(x, y)
+  return x .. " 和 " .. y .. " 的形状完全相同，所以 axis 不起作用，形状按原样对齐。"
+end
+
+function en.same_rank(x, y) return x .. " and " .. y .. " have the same rank, so axis 0 means the NumPy rule." end
+function zh.same_rank(x, y) return x .. " 和 " .. y .. " 的维度数相同，所以 axis 0 表示 NumPy 规则。" end
+
+en.minus_one = "Axis -1 means the NumPy rule."
+zh.minus_one = "axis -1 表示 NumPy 规则。"
+
+en.line_up = "Line the shapes up at their last dimension. A shorter shape gets 1s prepended, marked (1): a dimension an operand does not have counts as 1."
+zh.line_up = "把形状从最后一个维度开始对齐。较短的形状在前面补 1，记作 (1)：张量没有的维度，大小算作 1。"
+
+en.all_scalars = "(every operand is a scalar: there is nothing to align)"
+zh.all_scalars = "（每个张量都是标量：没有要对齐的维度）"
+en.nothing_to_compare = "(every operand is a scalar: there is nothing to compare)"
+zh.nothing_to_compare = "（每个张量都是标量：没有要比较的维度）"
+
+-- How the comparison goes: by the NumPy rule, or from the axis START
+-- forward (FROM_MINUS_ONE: the axis -1 became START).
+function en.compare(axis_mode, start, rank, rule)
+  local s = "Compare the sizes in each dimension, "
+  if not axis_mode then
+    s = s .. "from the last to the first."
+  elseif start == 0 then
+    s = s .. "from the first to the last: with an axis, Paddle compares from the axis forward."
+  else
+    s = s .. "from dim " .. start .. " forward to the last, then the dimensions before dim " .. start ..
+      ": with an axis, Paddle compares from the axis forward" .. (rule and " (for axis -1, " .. rule .. ")" or "") .. "."
+  end
+  return s .. " Two sizes are compatible when they are equal or one of them is 1; a size of 1 is stretched to the other size."
+end
+function zh.compare(axis_mode, start, rank, rule)
+  local s = "逐个维度比较大小，"
+  if not axis_mode then
+    s = s .. "从后往前。"
+  elseif start == 0 then
+    s = s .. "从前往后：设置了 axis 后，Paddle 从 axis 开始从前向后比较。"
+  else
+    s = s .. "从第 " .. start .. " 维往后比到最后一维，再比第 " .. start ..
+      " 维之前的维度：设置了 axis 后，Paddle 从 axis 开始从前向后比较" .. (rule and "（axis 为 -1 时，" .. rule .. "）" or "") .. "。"
+  end
+  return s .. "两个大小相等，或者其中一个是 1，就可以广播；大小为 1 的一方被扩展成另一方的大小。"
+end
+
+function en.has(name, size) return name .. " has " .. size end
+function zh.has(name, size) return name .. " 是 " .. size end
+function en.has_none(name) return name .. " has none (1)" end
+function zh.has_none(name) return name .. " 没有这一维 (1)" end
+function en.differ(a, b) return a .. " and " .. b .. " differ and neither is 1: no result" end
+function zh.differ(a, b) return a .. " 和 " .. b .. " 不相等，也都不是 1：无法广播" end
+function en.stretched(l, r)
+  return en.list(l) .. (#l == 1 and " is" or " are") .. " stretched to " .. r .. ", so the result has " .. r
+end
+function zh.stretched(l, r) return zh.list(l) .. " 被扩展成 " .. r .. "，结果是 " .. r end
+function en.equal(r) return "equal, so the result has " .. r end
+function zh.equal(r) return "相等，结果是 " .. r end
+function en.only(r) return "the result has " .. r end
+function zh.only(r) return "结果是 " .. r end
+function en.dim_line(d, has, what) return "  dim " .. d .. ": " .. table.concat(has, ", ") .. ": " .. what end
+function zh.dim_line(d, has, what) return "  第 " .. d .. " 维：" .. table.concat(has, "，") .. "：" .. what end
+
+function en.cannot(d, a, sa, b, sb)
+  return "The shapes cannot be broadcast: in dim " .. d .. ", " .. a .. " has " .. sa .. " and " .. b .. " has " .. sb .. "."
+end
+function zh.cannot(d, a, sa, b, sb)
+  return "这两个形状不能广播：第 " .. d .. " 维上 " .. a .. " 是 " .. sa .. "，" .. b .. " 是 " .. sb .. "。"
+end
+en.no_axis_works = "No axis value makes these shapes broadcast."
+zh.no_axis_works = "没有哪个 axis 能让这两个形状广播。"
+function en.axes_work(l) return "Axis values that would work: " .. en.list(l) .. "." end
+function zh.axes_work(l) return "可行的 axis：" .. zh.list(l) .. "。" end
+
+function en.too_big(shape)
+  return "The result shape would be " .. shape .. ", which has more than 2^63 - 1 elements, the most a shape may have (a signed 64-bit count, as NumPy's): stop here."
+end
+function zh.too_big(shape)
+  return "结果的形状会是 " .. shape .. "，元素个数超过 2^63 - 1，这是一个形状最多能有的元素个数（有符号 64 位整数，与 NumPy 相同）：到此为止。"
+end
+
+function en.result(shape, n) return "The result shape is " .. shape .. ": " .. n .. " element" .. (n == 1 and "" or "s") .. "." end
+function zh.result(shape, n) return "结果的形状是 " .. shape .. "，共 " .. n .. " 个元素。" end
+
+en.strides = "The strides say where each operand's elements are as the result is walked: how many elements to move in the operand for one step along a dimension. 0 means the operand is stretched there and reads the same elements again."
+zh.strides = "步长（stride）说明遍历结果时每个张量的元素在哪里：沿某个维度走一步，在该张量里要移动多少个元素。0 表示该张量在这一维被扩展，重复读取同样的元素。"
+en.dim, zh.dim = "dim", "维度"
+en.result_row, zh.result_row = "result", "结果"
+en.scalar_strides = "(a scalar result has no dimensions, so no strides)"
+zh.scalar_strides = "（标量结果没有维度，也就没有步长）"
+
+function en.inplace(x, shape, fits)
+  return "In place: the result is written into " .. x .. ", so it must have the shape of " .. x .. ", " .. shape .. ". " ..
+    (fits and "It does." or "It does not, and an in-place operation cannot change the shape of its operand.")
+end
+function zh.inplace(x, shape, fits)
+  return "原地（in-place）运算：结果写回 " .. x .. "，所以结果必须是 " .. x .. " 的形状 " .. shape .. "。" ..
+    (fits and "正是如此。" or "并不是，而原地运算不能改变它的张量的形状。")
+end
+
+-- The loops.
+function en.dims(l)
+  if #l == 1 then return "dim " .. l[1] end
+  return "dims " .. en.list(l)
+end
+function zh.dims(l) return "第 " .. table.concat(l, "、") .. " 维" end
+function en.span(a, b) return a == b and "dim " .. a or "dims " .. a .. " to " .. b end
+function zh.span(a, b) return a == b and "第 " .. a .. " 维" or "第 " .. a .. " 到 " .. b .. " 维" end
+
+en.loops_intro = "The kernel walks the result in loops, made from its dimensions in two moves."
+zh.loops_intro = "内核（kernel）用循环遍历结果，循环由结果的维度分两步得到。"
+en.scalar_loops = "The result is a scalar: there is no loop, and the kernel computes its one element."
+zh.scalar_loops = "结果是标量：没有循环，内核只计算这一个元素。"
+function en.dropped(l)
+  if #l == 0 then return "No dimension of the result has size 1, so none is dropped." end
+  return "First the dimensions of size 1 are dropped, as there is nothing to walk in them: " .. en.dims(l) .. "."
+end
+function zh.dropped(l)
+  if #l == 0 then return "结果没有大小为 1 的维度，所以不去掉任何维度。" end
+  return "首先去掉大小为 1 的维度，它们不需要遍历：" .. zh.dims(l) .. "。"
+end
+en.merge_rule = "Then, from the last dimension to the first, a dimension merges into the loop just inside it when every operand steps across both as across one: its stride there is the loop's stride times the loop's trip count (both contiguous, or both stretched)."
+zh.merge_rule = "然后从最后一维往前，如果每个张量跨过这一维和它里面的循环就像跨过一个维度一样，即它在这一维的步长等于里面循环的步长乘以循环次数（两者都连续，或两者都被扩展），这一维就并入里面的循环。"
+function en.merges(d, span, n, checks)
+  return "  dim " .. d .. " merges into the loop of " .. span .. " (" .. n .. " times): " .. table.concat(checks, ", ")
+end
+function zh.merges(d, span, n, checks)
+  return "  第 " .. d .. " 维并入" .. span .. "的循环（" .. n .. " 次）：" .. table.concat(checks, "，")
+end
+function en.apart(d, span, n, who, has, want)
+  return "  dim " .. d .. " stays apart from the loop of " .. span .. " (" .. n .. " times): " .. who ..
+    " has stride " .. has .. " there, not " .. want
+end
+function zh.apart(d, span, n, who, has, want)
+  return "  第 " .. d .. " 维不能并入" .. span .. "的循环（" .. n .. " 次）：" .. who ..
+    " 在这一维的步长是 " .. has .. "，而不是 " .. want
+end
+function en.nloops(n) return "So the walk over the result is " .. n .. " loop" .. (n == 1 and "" or "s") .. (n > 1 and ", outermost first:" or ":") end
+function zh.nloops(n) return "所以遍历结果需要 " .. n .. " 层循环" .. (n > 1 and "，从外到内：" or "：") end
+en.reordered = "They run in the order asked with --loop-order."
+zh.reordered = "它们按 --loop-order 指定的顺序嵌套。"
+function en.widened(u) return " (" .. u .. " iterations split from the loop around the block)" end
+function zh.widened(u) return "（从块外的循环拆出的 " .. u .. " 次）" end
+en.written = " (written out)"
+zh.written = "（展开写出）"
+
+-- The reads.
+en.reads_intro = "Where each operand is read. A loop in which an operand's stride is 0 does not move it: it reads the same elements again."
+zh.reads_intro = "每个张量在哪里读取。张量步长为 0 的循环不移动它：重复读取同样的元素。"
+function en.moves_always(x) return "  " .. x .. " moves in every loop: each element read is a new one." end
+function zh.moves_always(x) return "  " .. x .. " 在每层循环里都移动：每次读到的都是新元素。" end
+function en.once(x) return "  " .. x .. " is the same element throughout: it is read once, before all loops." end
+function zh.once(x) return "  " .. x .. " 始终是同一个元素：在所有循环之前只读一次。" end
+function en.once_per(x, still, outer, inner, uses)
+  return "  " .. x .. " does not move in " .. still .. ": it is read once per iteration of " .. outer .. ", before " .. inner .. ", and used " .. uses .. " times."
+end
+function zh.once_per(x, still, outer, inner, uses)
+  return "  " .. x .. " 在 " .. still .. " 中不移动：" .. outer .. " 每迭代一次，在 " .. inner .. " 之前读一次，用 " .. uses .. " 次。"
+end
+function en.once_block(x, outer, uses)
+  return "  " .. x .. " does not move in the block written out inside " .. outer .. ": it is read once per iteration of " .. outer .. ", before the block, and used " .. uses .. " times."
+end
+function zh.once_block(x, outer, uses)
+  return "  " .. x .. " 在 " .. outer .. " 里展开写出的块中不移动：" .. outer .. " 每迭代一次，在块之前读一次，用 " .. uses .. " 次。"
+end
+function en.again(x, still, n)
+  return "  " .. x .. " does not move in " .. still .. ": the same " .. n .. " element" .. (n == 1 and " is" or "s are") .. " read again in each of its iterations."
+end
+function zh.again(x, still, n)
+  return "  " .. x .. " 在 " .. still .. " 中不移动：它的每次迭代都重新读取同样的 " .. n .. " 个元素。"
+end
+function en.via_output(x) return "  " .. x .. " is read through the output's pointer, as the result is written into it." end
+function zh.via_output(x) return "  " .. x .. " 通过输出的指针读取，因为结果就写回它。" end
+
+-- The strategy.
+en.strategy_intro = "The strategy: "
+zh.strategy_intro = "选择策略。"
+function en.why(p)
+  if p.why == "empty" then return "the result has no elements, so the kernel does nothing." end
+  if p.why == "asked" then return p.strategy .. ", as asked with --strategy " .. p.strategy .. "." end
+  local s = "auto chose " .. p.strategy .. ": "
+  if p.why == "small" then
+    return s .. "the result's " .. p.count .. " element" .. (p.count == 1 and " is" or "s are") .. " within the unroll limit (" .. p.limit ..
+      "), so each element gets a statement of its own, with no loop."
+  elseif p.why == "odd" then
+    return s .. "the innermost loop runs " .. p.inner .. " times, not a multiple of " .. p.lanes ..
+      " (the elements of the narrowest type in a 64-byte vector), and fits in a block of at most 64 elements, so its " ..
+      p.block .. " elements are written out as straight-line code inside the loops around them, which compilers vectorize."
+  elseif p.why == "multiple" then
+    return s .. "the innermost loop runs " .. p.inner .. " times, a multiple of " .. p.lanes ..
+      " (the elements of the narrowest type in a 64-byte vector), which compilers vectorize as it is."
+  elseif p.why == "no_block" then
+    return s .. "the result has " .. p.count .. " elements, more than the unroll limit (" .. p.limit .. "), and " ..
+      (p.nloops == 1 and "a single loop leaves nothing around a block." or "the innermost loop, of " .. p.inner .. " iterations, is longer than a block of 64 elements.")
+  elseif p.why == "size" then
+    return s .. "with --optimize size, a loop is smaller than code written out from two elements on."
+  end
+  return s .. "--stream on needs a loop to stream from."
+end
+function zh.why(p)
+  if p.why == "empty" then return "结果没有元素，内核什么也不做。" end
+  if p.why == "asked" then return p.strategy .. "，由 --strategy " .. p.strategy .. " 指定。" end
+  local s = "auto 选了 " .. p.strategy .. "："
+  if p.why == "small" then
+    return s .. "结果只有 " .. p.count .. " 个元素，不超过展开上限（" .. p.limit .. "），所以每个元素各写一条语句，没有循环。"
+  elseif p.why == "odd" then
+    return s .. "最内层循环 " .. p.inner .. " 次，不是 " .. p.lanes ..
+      "（64 字节向量能装下的最窄类型的元素个数）的倍数，又能放进最多 64 个元素的块，所以把它的 " ..
+      p.block .. " 个元素在外层循环里展开成直线代码，编译器会把它向量化。"
+  elseif p.why == "multiple" then
+    return s .. "最内层循环 " .. p.inner .. " 次，是 " .. p.lanes .. "（64 字节向量能装下的最窄类型的元素个数）的倍数，编译器可以直接向量化。"
+  elseif p.why == "no_block" then
+    return s .. "结果有 " .. p.count .. " 个元素，超过展开上限（" .. p.limit .. "），而且" ..
+      (p.nloops == 1 and "只有一层循环，块外没有循环。" or "最内层循环 " .. p.inner .. " 次，比 64 个元素的块长。")
+  elseif p.why == "size" then
+    return s .. "用了 --optimize size，从两个元素起，循环比展开的代码小。"
+  end
+  return s .. "--stream on 需要一个循环来做流式写入。"
+end
+function en.tail(n, m, lanes)
+  return "The innermost loop runs " .. m .. " times, a multiple of " .. lanes .. ", and a second loop does the last " .. n .. "."
+end
+function zh.tail(n, m, lanes)
+  return "最内层循环先跑 " .. m .. " 次（" .. lanes .. " 的倍数），再由第二个循环做最后 " .. n .. " 次。"
+end
+function en.stream(asked, bytes, cache)
+  if asked then return "The output is written with non-temporal stores, past the cache, as asked with --stream on." end
+  return "The output is written with non-temporal stores, past the cache: the data, " .. bytes .. " bytes, pass the cache size of " .. cache .. " bytes."
+end
+function zh.stream(asked, bytes, cache)
+  if asked then return "输出用非临时存储（non-temporal store）绕过缓存写入，由 --stream on 指定。" end
+  return "输出用非临时存储（non-temporal store）绕过缓存写入：数据共 " .. bytes .. " 字节，超过了缓存大小 " .. cache .. " 字节。"
+end
+
+-- The expression.
+function en.expr_intro(f)
+  return "The expression " .. f .. " is computed for each element, but a part that varies only in outer loops is computed once, in the loop where it varies:"
+end
+function zh.expr_intro(f)
+  return "表达式 " .. f .. " 对每个元素计算一次，但只随外层循环变化的部分只在它变化的那层循环里算一次："
+end
+function en.hoisted(t, text, at) return "  t" .. t .. " = " .. text .. ": " .. at end
+function zh.hoisted(t, text, at) return "  t" .. t .. " = " .. text .. "：" .. at end
+function en.before_all() return "before all loops, once" end
+function zh.before_all() return "在所有循环之前，只算一次" end
+function en.before(inner, outer) return "before " .. inner .. ", once per iteration of " .. outer end
+function zh.before(inner, outer) return "在 " .. inner .. " 之前，" .. outer .. " 每迭代一次算一次" end
+function en.expr_none(f)
+  return "The expression " .. f .. " is computed for each element: every part of it reads an operand that moves in the innermost loop."
+end
+function zh.expr_none(f)
+  return "表达式 " .. f .. " 对每个元素都要计算：它的每一部分都读取在最内层循环里移动的张量。"
+end
+function en.expr_unrolled(f) return "Unrolled, the expression " .. f .. " is computed in each element's own statement." end
+function zh.expr_unrolled(f) return "展开后，表达式 " .. f .. " 在每个元素自己的语句里计算。" end
+
+-- The elements.
+en.elements = "Every element of the result, as the seeds write it: a stretched dimension reads index 0, and a dimension an operand does not have is left out."
+zh.elements = "结果的每个元素，写法同种子文档：被扩展的维度读下标 0，张量没有的维度不写。"
