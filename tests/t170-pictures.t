@@ -1,0 +1,220 @@
+#!/bin/sh
+# t170-pictures: the picture and the page of --explain --format svg|html.
+#
+# 1. Each example of the seeds (the first line of tests/explain/*.txt is
+#    its command; some end in an error, and still write their picture),
+#    and some hostile shapes, as svg and as html, in en and in zh: the
+#    exit status is the text's, the output is well-formed XML (xmllint;
+#    the page is polyglot XHTML), stands alone (no script, nothing to
+#    fetch), is in the language asked for, is bounded in size, and is
+#    the same bytes when rendered again.
+# 2. A few pages of successful examples in headless Chromium: a screenshot
+#    of the page has the window's size; the page parsed as XHTML has no
+#    parse error; and the picture, alone at the top left of a copy of the
+#    page and as a standalone .svg, is not blank: its ink (the pixels
+#    that are not white, tests/pictures/png.py) fills the box the SVG
+#    declares, and some of it is coloured (the cells).
+. "$(dirname "$0")/lib.sh"
+
+PY=/usr/bin/python3
+CHROMIUM=${CHROMIUM:-/usr/bin/chromium}
+for tool in xmllint "$CHROMIUM" "$PY"; do
+	if ! command -v "$tool" >/dev/null 2>&1; then
+		echo "1..0 # SKIP $tool is not installed (make deps installs chromium and libxml2-utils)"
+		exit 0
+	fi
+done
+
+n=0 status=0
+# result OK NAME DIAGFILE: one TAP line; a failure prints DIAGFILE as "# ".
+result() {
+	n=$((n + 1))
+	if [ "$1" = 0 ]; then
+		echo "ok $n - $2"
+	else
+		echo "not ok $n - $2"
+		sed 's/^/#   /' "$3" | head -n 30
+		status=1
+	fi
+}
+
+# render FORMAT LANG WANT_RC ARGS...: run bcastgen twice and check what
+# it writes on stdout (see 1. above). Sets $fail and writes why to diag.
+render() {
+	format=$1 lang=$2 want=$3
+	shift 3
+	fail=0
+	: >diag
+	"$GEN" --format "$format" --lang "$lang" "$@" </dev/null >out1 2>err1
+	rc=$?
+	"$GEN" --format "$format" --lang "$lang" "$@" </dev/null >out2 2>err2
+	if [ "$rc" != "$want" ]; then
+		echo "exit status $rc, want $want; stderr:" >>diag
+		head -n 5 err1 >>diag
+		fail=1
+	fi
+	if ! cmp -s out1 out2; then
+		echo "the second rendering differs from the first:" >>diag
+		diff out1 out2 | head -n 10 >>diag
+		fail=1
+	fi
+	if ! xmllint --noout out1 >>diag 2>&1; then
+		echo "xmllint rejects it" >>diag
+		fail=1
+	fi
+	if grep -Eiq '<script|href=|src=|url\(|@import' out1; then
+		echo "it refers to something outside itself:" >>diag
+		grep -Ein '<script|href=|src=|url\(|@import' out1 | head -n 3 >>diag
+		fail=1
+	fi
+	case $format in
+	svg)
+		if ! head -n 1 out1 | grep -Eq '^<svg xmlns="http://www.w3.org/2000/svg" [^>]*width="[0-9]+" height="[0-9]+" viewBox="0 0 [0-9]+ [0-9]+"'; then
+			echo "it does not begin with <svg xmlns=... width height viewBox>:" >>diag
+			head -n 1 out1 | cut -c 1-200 >>diag
+			fail=1
+		fi
+		if [ "$(wc -c <out1)" -gt 400000 ]; then
+			echo "$(wc -c <out1) bytes: more than the 400000 a picture may have" >>diag
+			fail=1
+		fi ;;
+	html)
+		if ! head -n 2 out1 | tr '\n' ' ' | grep -q "^<!DOCTYPE html> <html xmlns=\"http://www.w3.org/1999/xhtml\" lang=\"$lang\" xml:lang=\"$lang\">"; then
+			echo "it does not begin with <!DOCTYPE html> and <html xmlns=... lang=\"$lang\">" >>diag
+			fail=1
+		fi
+		if ! grep -q 'id="picture"' out1 || ! grep -q '<svg xmlns=' out1; then
+			echo "it has no picture (id=\"picture\" with an <svg>)" >>diag
+			fail=1
+		fi ;;
+	esac
+	case $lang in
+	en) word=Broadcasting ;;
+	zh) word=广播 ;;
+	esac
+	if ! grep -q "$word" out1; then
+		echo "no \"$word\" in it: not in the language $lang" >>diag
+		fail=1
+	fi
+}
+
+# 1. The seeds' examples, each once in each language (a golden file's
+# command may name its language: that is left out).
+seen='|'
+for f in "$TESTS"/explain/*.txt; do
+	cmd=$(head -n 1 "$f" | sed 's/ --lang [a-z]*//')
+	case $seen in *"|$cmd|"*) continue ;; esac
+	seen="$seen$cmd|"
+	name=$(basename "$f" .txt)
+	want=$(tail -n 1 "$f" | sed -n 's/^\[exit \([0-9]*\)\]$/\1/p')
+	for format in svg html; do
+		for lang in en zh; do
+			# shellcheck disable=SC2086
+			render "$format" "$lang" "${want:-0}" ${cmd#\$ bcastgen }
+			result $fail "$name: $format, $lang" diag
+		done
+	done
+done
+
+# ... and hostile ones: EXIT ARGS, one a line.
+many=$(i=0; while [ $i -lt 200 ]; do printf 'o%d=2,%d ' $i $((i % 2 + 1)); i=$((i + 1)); done)
+rank64=$(i=0; while [ $i -lt 64 ]; do printf '%d,' $((i % 3 + 1)); i=$((i + 1)); done)
+while read -r want args; do
+	for format in svg html; do
+		for lang in en zh; do
+			eval "set -- $args"
+			render "$format" "$lang" "$want" --explain "$@"
+			result $fail "hostile: $(printf '%s' "$args" | cut -c 1-50): $format, $lang" diag
+		done
+	done
+done <<EOF
+0 x=2,3,4,5,6 y=4,1,1
+0 x=2,3,4,5,6 y=3,1,5,6
+0 x=1000,1000 y=1000,1
+0 x=7,1000 y=1000
+0 x=3,0,2 y=1,2
+0 x=0 y=1,1
+0 s= t=
+0 a=2,1 b=3,1,1 c=1 d=4,1,1,1 e=2
+1 x=2,1,4 y=3,2
+1 --axis 2 x=2,3 y=1
+1 --axis 0 a=2 b=2 c=2
+0 amp=2,3 lt=3 gt=1,3 quot=2,1
+0 --expr 'x < y' x=2,3 y=3
+0 --expr 'where(a > 0 && b < 2, a, b)' a=4,1 b=3
+1 x=7,1,9 y=1000,1 --inplace
+0 $many
+0 x=${rank64%,} y=3
+1 x=${rank64%,} y=4,4
+EOF
+
+# 2. Chromium. shoot OUT W H URL: a screenshot of URL in a WxH window;
+# dump URL: its DOM on stdout. Each in a private profile, with a timeout.
+mkdir -p home profile
+chrome() {
+	sandbox=
+	[ "$(id -u)" = 0 ] && sandbox=--no-sandbox
+	HOME=$SCRATCH/home timeout 60 "$CHROMIUM" --headless $sandbox --disable-gpu \
+		--hide-scrollbars --force-device-scale-factor=1 --no-first-run \
+		--user-data-dir="$SCRATCH/profile" "$@" 2>>chromium.log
+}
+shoot() {
+	rm -f "$1"
+	chrome --screenshot="$1" --window-size="$2,$3" "$4" >/dev/null
+}
+# box FILE.png W H: the picture's ink fills (0,0)-(W-1,H-1), 2 pixels
+# either way, covers 1% of it, and some of it is coloured.
+box() {
+	set -- "$1" "$2" "$3" "$("$PY" "$TESTS/pictures/png.py" "$1" ink 2>&1)"
+	echo "ink: $4 (width height ink x0 y0 x1 y1 coloured); want a box of $2x$3" >>diag
+	# shellcheck disable=SC2086
+	set -- "$2" "$3" $4
+	[ $# = 10 ] && [ "$5" -ge $(($1 * $2 / 100)) ] && [ "$6" -le 2 ] && [ "$7" -le 2 ] &&
+		[ "$8" -ge $(($1 - 3)) ] && [ "$8" -le $(($1 + 1)) ] &&
+		[ "$9" -ge $(($2 - 3)) ] && [ "$9" -le $(($2 + 1)) ] && [ "${10}" -ge 200 ]
+}
+# Hide all but the picture, and put it at the top left of a white page.
+alone='<style>body * { visibility: hidden; } #picture, #picture * { visibility: visible; } #picture { position: fixed; left: 0; top: 0; margin: 0; padding: 0; border: 0; overflow: visible; } html, body { background: #ffffff; }</style>'
+for example in seed000-larger-size:en seed001-channel-bias:zh seed000-axis-y3:en; do
+	name=${example%:*} lang=${example#*:}
+	cmd=$(head -n 1 "$TESTS/explain/$name.txt")
+	# shellcheck disable=SC2086
+	"$GEN" --format html --lang "$lang" ${cmd#\$ bcastgen } >"$name.html" 2>/dev/null
+	# shellcheck disable=SC2086
+	"$GEN" --format svg --lang "$lang" ${cmd#\$ bcastgen } >"$name.svg" 2>/dev/null
+	w=$(sed -n '1s/^<svg [^>]*width="\([0-9]*\)".*/\1/p' "$name.svg")
+	h=$(sed -n '1s/^<svg [^>]*height="\([0-9]*\)".*/\1/p' "$name.svg")
+
+	: >diag
+	shoot page.png 1400 900 "file://$SCRATCH/$name.html"
+	rc=$?
+	size=$("$PY" "$TESTS/pictures/png.py" page.png size 2>&1)
+	echo "chromium exit $rc, screenshot size '$size', want 1400 900" >>diag
+	[ $rc = 0 ] && [ "$size" = "1400 900" ]
+	result $? "$name, $lang: chromium screenshots the page" diag
+
+	: >diag
+	cp "$name.html" "$name.xhtml"
+	chrome --dump-dom "file://$SCRATCH/$name.xhtml" >dom
+	rc=$?
+	echo "chromium exit $rc; the DOM of the page read as XHTML:" >>diag
+	grep -A 3 parsererror dom >>diag
+	[ $rc = 0 ] && ! grep -q parsererror dom && grep -q 'id="picture"' dom
+	result $? "$name, $lang: the page as XHTML parses without an error" diag
+
+	: >diag
+	sed "s|</head>|$alone</head>|" "$name.html" >alone.html
+	shoot alone.png $((w + 60)) $((h + 60)) "file://$SCRATCH/alone.html"
+	echo "chromium exit $?" >>diag
+	box alone.png "$w" "$h"
+	result $? "$name, $lang: the page's picture fills its ${w}x$h" diag
+
+	: >diag
+	shoot svg.png $((w + 60)) $((h + 60)) "file://$SCRATCH/$name.svg"
+	echo "chromium exit $?" >>diag
+	box svg.png "$w" "$h"
+	result $? "$name, $lang: the standalone picture fills its ${w}x$h" diag
+done
+
+echo "1..$n"
+exit $status
