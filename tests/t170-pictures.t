@@ -216,5 +216,13 @@ for example in seed000-larger-size:en seed001-channel-bias:zh seed000-axis-y3:en
 	result $? "$name, $lang: the standalone picture fills its ${w}x$h" diag
 done
 
+# The README's picture is what bcastgen draws now: its command is the
+# README's, next to it.
+: >diag
+cmd=$(sed -n 's/^\$ \(bcastgen --explain --format svg .*\) >docs\/broadcast.svg$/\1/p' "$TESTS/../README.md")
+echo "README's command: '$cmd'" >>diag
+[ -n "$cmd" ] && "$GEN" ${cmd#bcastgen } >readme.svg && cmp readme.svg "$TESTS/../docs/broadcast.svg" >>diag 2>&1
+result $? "docs/broadcast.svg, the README's picture, is what bcastgen draws" diag
+
 echo "1..$n"
 exit $status
