@@ -218,6 +218,9 @@ static const struct action {
 	{NULL, NULL, 0, 0}
 };
 
+/* The names of --format's values, in the order of enum explain_format. */
+static const char *const format_names[NFORMATS] = {"text", "svg", "html"};
+
 /* The headers that emitted code includes, which an output must not hide. */
 static const char *const included_headers[] = {
 	"bc.h", "bc_math.h", "bc_ref.h", "stddef.h", "stdint.h", "limits.h", "math.h", NULL
@@ -338,9 +341,10 @@ cli_read(int argc, char **argv, struct cli *c, struct desc *d)
 	for (int i = 1; i < argc && strcmp(argv[i], "--") != 0; i++) {
 		const char *v = strncmp(argv[i], "--lang=", 7) == 0 ? argv[i] + 7
 		                : strcmp(argv[i], "--lang") == 0 && i + 1 < argc ? argv[i + 1] : NULL;
+		int k = v ? lang_find(v) : -1;
 
-		if (v && lang_find(v) >= 0)
-			d->lang = (enum lang)lang_find(v);
+		if (k >= 0)
+			d->lang = (enum lang)k;
 	}
 	for (int i = 1; i < argc; i++) {
 		const char *arg = argv[i];
@@ -381,13 +385,19 @@ cli_read(int argc, char **argv, struct cli *c, struct desc *d)
 				    "one the kernels include: choose another name", c->output,
 				    included_headers[i]);
 	}
-	if (c->format && strcmp(c->format, "text") != 0 && strcmp(c->format, "svg") != 0
-	    && strcmp(c->format, "html") != 0)
-		usage_error("bad format '%s': expected text, svg or html", c->format);
+	if (c->format) {
+		int k = 0;
+
+		while (k < NFORMATS && strcmp(c->format, format_names[k]) != 0)
+			k++;
+		if (k == NFORMATS)
+			usage_error("bad format '%s': expected text, svg or html", c->format);
+		c->as = (enum explain_format)k;
+	}
 	if ((c->format || c->elements) && !c->explain)
 		usage_error("%s needs --explain: it says how to explain",
 		            c->format ? "--format" : "--elements");
-	if (c->format && strcmp(c->format, "text") != 0 && c->output)
+	if (c->as != FORMAT_TEXT && c->output)
 		usage_error("--format %s writes the explanation to standard output: "
 		            "not with -o", c->format);
 	if (c->timings && !c->output)

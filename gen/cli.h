@@ -9,10 +9,19 @@
 #define CLI_ELEMENTS_MAX 256	/* --elements: the largest result listed; a
 				   longer list teaches nothing more */
 
+/* --format: what --explain writes. */
+enum explain_format {
+	FORMAT_TEXT,
+	FORMAT_SVG,
+	FORMAT_HTML,
+	NFORMATS
+};
+
 struct cli {
 	int shape;		/* --shape */
 	int explain;		/* --explain */
-	const char *format;	/* --format text|svg|html of --explain, or NULL: text */
+	const char *format;	/* --format as given, or NULL */
+	enum explain_format as;	/* and as read: FORMAT_TEXT by default */
 	int elements;		/* --elements: --explain lists every element */
 	const char *output;	/* -o FILE.c, or NULL */
 	const char *depfile;	/* -M FILE, or NULL */

@@ -4,7 +4,6 @@
 ** and reads the computation (an --expr parsed, or the --op applied to
 ** the operands) into one expression tree, its types checked.
 */
-#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -220,67 +219,50 @@ desc_finish(struct desc *d, struct strbuf *where, struct strbuf *err)
 	return r == 0 ? 0 : EXIT_INPUT;
 }
 
-/* Append D's computation as NumPy would write it: "x + y", "maximum(x, y)". */
-void
-desc_formula(struct strbuf *sb, const struct desc *d)
+/*
+** Append D's formula: "x + y", "maximum(x, y)" or the --expr as written;
+** with MARKED, each operand's name as "\001I\002", I its 1-based index.
+*/
+static void
+formula(struct strbuf *sb, const struct desc *d, int marked)
 {
-	const char **names;
+	char **names;
 
 	if (d->expr_src) {
-		expr_text(sb, &d->expr, d->expr.root);
+		(marked ? expr_text_marked : expr_text)(sb, &d->expr, d->expr.root);
 		return;
 	}
 	names = xmalloc((size_t)d->nops * sizeof *names);
+	for (int i = 0; i < d->nops; i++) {
+		struct strbuf name = {0};
+
+		if (marked)
+			sb_printf(&name, "\001%d\002", i + 1);
+		else
+			sb_add(&name, d->operand[i].name);
+		names[i] = name.s;
+	}
+	op_formula(sb, d->op, (const char *const *)names, d->nops);
 	for (int i = 0; i < d->nops; i++)
-		names[i] = d->operand[i].name;
-	op_formula(sb, d->op, names, d->nops);
+		free(names[i]);
 	free(names);
 }
 
+/* Append D's formula for comments: "x + y", "maximum(x, y)", the --expr. */
+void
+desc_formula(struct strbuf *sb, const struct desc *d)
+{
+	formula(sb, d, 0);
+}
+
 /*
-** Append D's formula as desc_formula does, with each reference to an
-** operand written as "\001I\002" instead of its name, I its 1-based
-** index: what --elements fills in with an element of that operand.
+** Append D's formula with each reference to an operand written as
+** "\001I\002": what --elements fills in with an element of that operand.
 */
 void
 desc_formula_marked(struct strbuf *sb, const struct desc *d)
 {
-	const struct expr *e = &d->expr;
-	const struct expr_node *root;
-	char **names;
-
-	if (!d->expr_src) {
-		names = xmalloc((size_t)d->nops * sizeof *names);
-		for (int i = 0; i < d->nops; i++) {
-			struct strbuf mark = {0};
-
-			sb_printf(&mark, "\001%d\002", i + 1);
-			names[i] = mark.s;
-		}
-		op_formula(sb, d->op, (const char *const *)names, d->nops);
-		for (int i = 0; i < d->nops; i++)
-			free(names[i]);
-		free(names);
-		return;
-	}
-	root = &e->node[e->root];
-	for (int k = root->start; k < root->end; k++) {
-		int ref = -1;
-
-		for (int j = 0; j < e->n && ref < 0; j++)
-			if (e->node[j].kind == EXPR_OPERAND && e->node[j].start == k)
-				ref = j;
-		if (ref >= 0) {
-			sb_printf(sb, "\001%d\002", e->node[ref].operand + 1);
-			k = e->node[ref].end - 1;
-		} else if (isspace((unsigned char)e->src[k])) {
-			while (k + 1 < root->end && isspace((unsigned char)e->src[k + 1]))
-				k++;
-			sb_add(sb, " ");
-		} else {
-			sb_addn(sb, &e->src[k], 1);
-		}
-	}
+	formula(sb, d, 1);
 }
 
 /*

@@ -38,15 +38,28 @@ expr_from_op(struct expr *e, const struct op *op, int nargs)
 	e->err_pos = -1;
 }
 
-/* Append node I's source text with each run of spaces made one space. */
-void
-expr_text(struct strbuf *sb, const struct expr *e, int i)
+/*
+** Append node I's source text with each run of spaces made one space;
+** with MARKED, each operand's name as "\001J\002" instead, J its 1-based
+** index.
+*/
+static void
+append_text(struct strbuf *sb, const struct expr *e, int i, int marked)
 {
 	const struct expr_node *n = &e->node[i];
 
 	for (int k = n->start; k < n->end; k++) {
 		char c = e->src[k];
+		int ref = -1;
 
+		for (int j = 0; marked && j < e->n && ref < 0; j++)
+			if (e->node[j].kind == EXPR_OPERAND && e->node[j].start == k)
+				ref = j;
+		if (ref >= 0) {
+			sb_printf(sb, "\001%d\002", e->node[ref].operand + 1);
+			k = e->node[ref].end - 1;
+			continue;
+		}
 		if (isspace((unsigned char)c)) {
 			while (k + 1 < n->end && isspace((unsigned char)e->src[k + 1]))
 				k++;
@@ -56,6 +69,20 @@ expr_text(struct strbuf *sb, const struct expr *e, int i)
 		if (c == '*' && k + 1 < n->end && e->src[k + 1] == '/')
 			sb_add(sb, " ");	/* never end the comment it goes in */
 	}
+}
+
+/* Append node I's source text with each run of spaces made one space. */
+void
+expr_text(struct strbuf *sb, const struct expr *e, int i)
+{
+	append_text(sb, e, i, 0);
+}
+
+/* Append node I's text as expr_text does, each operand marked "\001J\002". */
+void
+expr_text_marked(struct strbuf *sb, const struct expr *e, int i)
+{
+	append_text(sb, e, i, 1);
 }
 
 /* Append "NAME:LINE:COL", the place of E's error in its text NAME. */

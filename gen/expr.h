@@ -60,6 +60,7 @@ int expr_fold(struct expr *e, struct strbuf *err);
 int expr_check(struct expr *e, const struct dtype *t, struct strbuf *err);
 int expr_error(struct expr *e, int node, struct strbuf *err, const char *fmt, ...);
 void expr_text(struct strbuf *sb, const struct expr *e, int node);
+void expr_text_marked(struct strbuf *sb, const struct expr *e, int node);
 void expr_where(struct strbuf *sb, const struct expr *e, const char *name);
 void expr_caret(struct strbuf *sb, const struct expr *e);
 void expr_free(struct expr *e);

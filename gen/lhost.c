@@ -459,12 +459,18 @@ push_chunk(lua_State *L, const char *name, const char *kind)
 	return 0;
 }
 
-/* The Lua helpers every template can call, run before it in its environment. */
-static const char *const helpers[] = {
-	"lib.lua",	/* layout: tables, tuples, lists of names */
-	"c.lua",	/* C's spelling of types, values and signatures */
-	"words.lua",	/* the wording of --explain in each language */
-	NULL
+/*
+** The Lua helpers, run before a template in its environment: each before
+** the templates whose names start with its prefix (all of them for "").
+*/
+static const struct helper {
+	const char *name;
+	const char *prefix;
+} helpers[] = {
+	{"lib.lua", ""},		/* layout: tables, tuples, lists of names */
+	{"c.lua", ""},			/* C's spelling of types, values and signatures */
+	{"words.lua", "explain."},	/* the wording of --explain in each language */
+	{NULL, NULL}
 };
 
 /* Append the string on top of L, the result of template NAME, to OUT and pop it. */
@@ -509,11 +515,15 @@ call_tmpl(lua_State *L, const char *fn, const char *name, int nargs, struct strb
 		lua_settop(L, base);
 		return -1;
 	}
-	for (int i = 0; render && helpers[i]; i++, pushed++)
-		if (push_chunk(L, helpers[i], "helper") != 0) {
+	for (const struct helper *h = helpers; render && h->name; h++) {
+		if (strncmp(name, h->prefix, strlen(h->prefix)) != 0)
+			continue;
+		if (push_chunk(L, h->name, "helper") != 0) {
 			lua_settop(L, base);
 			return -1;
 		}
+		pushed++;
+	}
 	lua_rotate(L, base + 2, pushed);
 	if (docall(L, pushed + nargs) != 0)
 		return -1;

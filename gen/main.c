@@ -267,6 +267,16 @@ kernel_free(struct kernel *k)
 	free(k->formula);
 }
 
+/* Make room in R for the function and header parts of N kernels, empty. */
+static void
+alloc_parts(struct run *r, int n)
+{
+	r->c = xmalloc((size_t)n * sizeof *r->c);
+	r->h = xmalloc((size_t)n * sizeof *r->h);
+	memset(r->c, 0, (size_t)n * sizeof *r->c);
+	memset(r->h, 0, (size_t)n * sizeof *r->h);
+}
+
 /*
 ** Resolve, plan and render each kernel of R in turn. Dies on the first
 ** error, naming its kernel, or when the files would pass OUTPUT_MAX_BYTES.
@@ -277,10 +287,7 @@ generate(struct run *r)
 	struct kernel *k = xmalloc(sizeof *k);
 	size_t bytes = 0;
 
-	r->c = xmalloc((size_t)r->n * sizeof *r->c);
-	r->h = xmalloc((size_t)r->n * sizeof *r->h);
-	memset(r->c, 0, (size_t)r->n * sizeof *r->c);
-	memset(r->h, 0, (size_t)r->n * sizeof *r->h);
+	alloc_parts(r, r->n);
 	for (int i = 0; i < r->n; i++) {
 		struct strbuf err = {0};
 
@@ -473,14 +480,13 @@ struct explain_render {
 };
 
 /* The template of each --format, and whether it shows the kernel's C. */
-static const struct explain_format {
-	const char *name, *tmpl;
+static const struct explain_template {
+	const char *name;
 	int with_c;
-} explain_formats[] = {
-	{"text", "explain.txt.lt", 0},
-	{"svg", "explain.svg.lt", 0},
-	{"html", "explain.html.lt", 1},
-	{NULL, NULL, 0}
+} explain_templates[NFORMATS] = {
+	{"explain.txt.lt", 0},
+	{"explain.svg.lt", 0},
+	{"explain.html.lt", 1}
 };
 
 /*
@@ -494,11 +500,9 @@ explain_lua(lua_State *L, void *ud)
 {
 	const struct explain_render *a = ud;
 	const struct run *r = a->r;
-	const struct explain_format *f = explain_formats;
+	const struct explain_template *f = &explain_templates[r->cli.as];
 	struct strbuf text = {0}, svg = {0};
 
-	while (r->cli.format && strcmp(f->name, r->cli.format) != 0)
-		f++;
 	if (a->planned)
 		model_push_kernel(L, a->k);
 	else
@@ -507,8 +511,6 @@ explain_lua(lua_State *L, void *ud)
 	lua_setfield(L, -2, "lang");
 	lua_pushboolean(L, r->cli.elements && a->planned && a->k->plan.count <= CLI_ELEMENTS_MAX);
 	lua_setfield(L, -2, "elements");
-	lua_pushinteger(L, CLI_ELEMENTS_MAX);
-	lua_setfield(L, -2, "elements_max");
 	if (a->planned) {
 		struct strbuf marked = {0};
 
@@ -519,10 +521,10 @@ explain_lua(lua_State *L, void *ud)
 	}
 	if (f->with_c) {
 		lua_pushvalue(L, -1);
-		if (lhost_render(L, "explain.txt.lt", &text) != 0)
+		if (lhost_render(L, explain_templates[FORMAT_TEXT].name, &text) != 0)
 			return -1;
 		lua_pushvalue(L, -1);
-		if (lhost_render(L, "explain.svg.lt", &svg) != 0)
+		if (lhost_render(L, explain_templates[FORMAT_SVG].name, &svg) != 0)
 			return -1;
 		lua_pushstring(L, text.s ? text.s : "");
 		lua_setfield(L, -2, "text");
@@ -533,7 +535,7 @@ explain_lua(lua_State *L, void *ud)
 		sb_free(&text);
 		sb_free(&svg);
 	}
-	return lhost_render(L, f->tmpl, a->out);
+	return lhost_render(L, f->name, a->out);
 }
 
 /*
@@ -562,13 +564,10 @@ answer(struct run *r)
 			sb_printf(&err, main_words[d->lang].elements, CLI_ELEMENTS_MAX,
 			          (unsigned long long)k->plan.count);
 	}
-	if (planned && r->cli.format && strcmp(r->cli.format, "html") == 0) {
+	if (planned && explain_templates[r->cli.as].with_c) {
 		r->desc = d;
 		r->n = 1;
-		r->c = xmalloc(sizeof *r->c);
-		r->h = xmalloc(sizeof *r->h);
-		memset(r->c, 0, sizeof *r->c);
-		memset(r->h, 0, sizeof *r->h);
+		alloc_parts(r, 1);
 		render_kernel(r, k, 0, r->c, r->h);
 		render_files(r, r->cli.output ? r->cli.output : file.s);
 		check_names(r);

@@ -395,7 +395,6 @@ model_push_kernel(lua_State *L, const struct kernel *k)
 	lua_setfield(L, -2, "dtypes");
 	set_str(L, "strategy", plan_strategy_name(p->strategy));
 	set_str(L, "why", whys[p->why]);
-	set_str(L, "asked", plan_strategy_name(d->strategy));
 	set_int(L, "unroll_limit", (long long)p->unroll_limit);
 	set_dims_made(L, p, b->rank);
 	set_str(L, "store", stores[p->store]);

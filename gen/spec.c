@@ -175,6 +175,7 @@ l_kernel_body(lua_State *L)
 	struct strbuf err = {0};
 	const char *unknown = NULL;
 	lua_Integer n;
+	int lang;
 
 	lua_getallocf(L, (void **)&r);
 	if (lua_toboolean(L, lua_upvalueindex(3)))
@@ -200,8 +201,8 @@ l_kernel_body(lua_State *L)
 		             "{ op = \"add\", \"x=2,3\", \"y=3\" }", d->name, d->name);
 	/* the language first: the messages about the operands speak it too */
 	lua_pushliteral(L, "lang");
-	if (lua_rawget(L, 1) == LUA_TSTRING && lang_find(lua_tostring(L, -1)) >= 0)
-		d->lang = (enum lang)lang_find(lua_tostring(L, -1));
+	if (lua_rawget(L, 1) == LUA_TSTRING && (lang = lang_find(lua_tostring(L, -1))) >= 0)
+		d->lang = (enum lang)lang;
 	lua_pop(L, 1);
 	n = (lua_Integer)lua_rawlen(L, 1);
 	for (lua_Integer i = 1; i <= n; i++) {

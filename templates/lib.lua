@@ -13,12 +13,22 @@ function names(list)
   return table.concat(list, ", ", 1, #list - 1) .. " and " .. list[#list]
 end
 
--- The columns S takes in a terminal: a character outside ASCII (CJK,
--- in the explanations) takes two.
+-- Whether code point C is a wide one: CJK and the full-width forms,
+-- two columns in a terminal, one em in a picture.
+function wide(c)
+  return c >= 0x2E80 and c <= 0xFFEF
+end
+
+-- The columns S takes in a terminal.
 function width(s)
   local n = 0
-  for ch in s:gmatch(utf8.charpattern) do n = n + (utf8.codepoint(ch) >= 0x2E80 and 2 or 1) end
+  for _, c in utf8.codes(s) do n = n + (wide(c) and 2 or 1) end
   return n
+end
+
+-- S with & < > and " escaped for XML text and attributes.
+function xml(s)
+  return (s:gsub("&", "&amp;"):gsub("<", "&lt;"):gsub(">", "&gt;"):gsub('"', "&quot;"))
 end
 
 -- Lines of a table: a header LABEL ("dim" unless given) over dimension

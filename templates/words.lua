@@ -1,14 +1,14 @@
--- words.lua: the wording of --explain in each language, one function a
--- sentence or phrase, the same names and arguments in every language.
--- The facts come from the model (bcast.c's trace, plan.c's plan); only
--- how they are said is here. W is the language of the model's `lang`
--- (English when it has none, as for the kernels' own templates).
+-- words.lua: the wording of --explain in each language (the text, and
+-- the picture's and the page's words in W.picture and W.page), one
+-- function a sentence or phrase, the same names and arguments in every
+-- language. The facts come from the model (bcast.c's trace, plan.c's
+-- plan); only how they are said is here. Runs before the explain.*
+-- templates; W is the language of the model's `lang`.
 
 local en, zh = {}, {}
-words = {en = en, zh = zh}
 W = lang == "zh" and zh or en
 
--- Word-wrap paragraph S to WIDTH columns, each line after the first
+-- Word-wrap paragraph S to COLUMNS columns, each line after the first
 -- starting with INDENT, the first with the spaces S starts with. A CJK
 -- character is two columns wide and a line may break before it, but
 -- not before a closing punctuation mark; runs of other characters break
@@ -17,23 +17,21 @@ local closing, opening = {}, {}
 for _, c in ipairs({"，", "。", "：", "；", "、", "）", "！", "？"}) do closing[c] = true end
 opening["（"] = true
 
--- Whether the character CH is a CJK one, two columns wide.
-local function is_wide(ch) return utf8.codepoint(ch) >= 0x2E80 end
 
-function wrap(s, width, indent)
+function wrap(s, columns, indent)
   indent = indent or ""
   local lead = s:match("^ *")
   local units = {}
   for ch in s:sub(#lead + 1):gmatch(utf8.charpattern) do
-    local wide, last = is_wide(ch), units[#units]
+    local is_wide, last = wide(utf8.codepoint(ch)), units[#units]
     if ch == " " then
       units[#units + 1] = {space = true}
     elseif ch == "\3" and last and not last.space then
       last.text, last.width, last.wide = last.text .. " ", last.width + 1, false
-    elseif last and not last.space and (closing[ch] or last.open or not (wide or last.wide)) then
-      last.text, last.width, last.open = last.text .. ch, last.width + (wide and 2 or 1), opening[ch]
+    elseif last and not last.space and (closing[ch] or last.open or not (is_wide or last.wide)) then
+      last.text, last.width, last.open = last.text .. ch, last.width + (is_wide and 2 or 1), opening[ch]
     else
-      units[#units + 1] = {text = ch, width = wide and 2 or 1, wide = wide, open = opening[ch]}
+      units[#units + 1] = {text = ch, width = is_wide and 2 or 1, wide = is_wide, open = opening[ch]}
     end
   end
   local lines, line, col, full, gap = {}, lead, #lead, false, false
@@ -41,7 +39,7 @@ function wrap(s, width, indent)
     if u.space then
       gap = full
     else
-      if full and col + u.width + (gap and 1 or 0) > width then
+      if full and col + u.width + (gap and 1 or 0) > columns then
         lines[#lines + 1] = line
         line, col, gap = indent, #indent, false
       end
@@ -53,11 +51,8 @@ function wrap(s, width, indent)
   return table.concat(lines, "\n")
 end
 
--- "x", "x and y", "a, b and d" / "x"、"x 和 y"、"a、b 和 d".
-function en.list(l)
-  if #l == 1 then return l[1] end
-  return table.concat(l, ", ", 1, #l - 1) .. " and " .. l[#l]
-end
+-- "x", "x and y", "a, b and d" (lib.lua's names) / "x"、"x 和 y"、"a、b 和 d".
+en.list = names
 function zh.list(l)
   if #l == 1 then return l[1] end
   return table.concat(l, "、", 1, #l - 1) .. " 和 " .. l[#l]
@@ -422,3 +417,157 @@ function zh.expr_unrolled(f) return "展开后，表达式 " .. f .. " 在每个
 -- The elements.
 en.elements = "Every element of the result, as the seeds write it: a stretched dimension reads index 0, and a dimension an operand does not have is left out."
 zh.elements = "结果的每个元素，写法同种子文档：被扩展的维度读下标 0，张量没有的维度不写。"
+
+-- The picture's words (explain.svg.lt).
+en.picture = {
+  dim = "dim",
+  result = "result",
+  into = function(x) return "result, into " .. x end,
+  title = function(ops) return "Broadcasting " .. ops end,
+  by_numpy = " by the NumPy rule",
+  by_axis = function(k) return " with Paddle's axis = " .. k end,
+  own = "an element of the operand",
+  copy = "a copy made by stretching (stride 0)",
+  pad = "(1): a dimension the operand does not have, counted as 1",
+  numbers = "in each cell, the number of the element in its own array",
+  conflict = "the sizes in conflict",
+  scalars = "Every operand is a scalar, shape (): the result is one element.",
+  grids = "Each shape is drawn as a grid in its aligned position (shapes line up at their last dimension); a dimension of size 1 is stretched by copying it (faded cells).",
+  slices = function(has, lead, rows, cols)
+    return has .. ", so each shape is drawn as a row of 2-D slices, one for each index of " .. lead ..
+      " (above the slice); a slice's rows and columns are dims " .. rows .. " and " .. cols ..
+      ", and a slice that is a stretched copy is faded."
+  end,
+  has_rank = function(r, aligned)
+    return (aligned and "The aligned shapes have " or "The largest shape has ") .. r .. " dimensions"
+  end,
+  table = function(has, lead, n, rows, cols)
+    return has .. ", and the " .. (n and n .. " " or "") .. "slices over " .. lead ..
+      " are too many to draw: the table gives their sizes, stretched ones marked 1→n, and each grid is only the first slice (dims " ..
+      rows .. " and " .. cols .. ")."
+  end,
+  last = function(has, lead, n, k, before, rows, cols)
+    return has .. ", and the " .. (n and n .. " " or "") .. "slices over " .. lead ..
+      " are too many to draw: the table gives their sizes, stretched ones marked 1→n, and each shape is drawn as a row of 2-D slices over dim " ..
+      k .. " alone, at index 0 of " .. before .. " (above each slice); a slice's rows and columns are dims " .. rows .. " and " .. cols ..
+      ", and a slice that is a stretched copy is faded."
+  end,
+  lead_dims = function(a, b)
+    if a == b then return "dim " .. a end
+    return "dims " .. a .. "–" .. b
+  end,
+  cut = function(grid, slices)
+    local how = {}
+    if grid then how[#how + 1] = "a grid shows the first 3 indices and the last of a dimension of more than 6" end
+    if slices then how[#how + 1] = "a row of slices the first 2 and the last of one of more than 4" end
+    return "Long dimensions are cut short: " .. table.concat(how, ", ") ..
+      ", with ⋯ between; the table and the shapes give the true sizes."
+  end,
+  cut_table = function(n, r) return "The table shows " .. n .. " of the " .. r .. " dimensions; ⋯ stands for the others." end,
+  no_numbers = "The cells hold no numbers: the shapes have too many elements for them.",
+  zero = "The result has a dimension of size 0, so it has no elements (∅); each operand is drawn with its own sizes.",
+  mismatch = function(d, a, sa, b, sb)
+    return "In dim " .. d .. ", " .. a .. " has " .. sa .. " and " .. b .. " has " .. sb ..
+      ": neither is 1, so the shapes cannot be broadcast and there is no result. Each operand is drawn with its own sizes, aligned."
+  end,
+  axis = function(k) return "Axis " .. k .. " is not valid for these shapes, so they are not aligned: each operand is drawn with its own shape." end,
+  operands = function(n) return "Paddle's axis is defined for exactly two operands, and " .. n .. " were given: each operand is drawn with its own shape." end,
+  too_big = "The result would have more than 2^63 − 1 elements, the most a shape may have: there is no kernel.",
+  placed = function(y, x, axis, k, trimmed)
+    return "Paddle's axis = " .. axis .. (axis ~= k and " (here " .. k .. ")" or "") .. " places " .. y ..
+      " so that its first dimension lines up with dim " .. k .. " of " .. x ..
+      (trimmed and ", once its trailing 1s are dropped" or "") .. "; (1) marks the dimensions " .. y .. " does not cover."
+  end,
+  inplace_ok = function(x) return "In place: the result is written into " .. x .. ", which has the result's shape." end,
+  inplace_bad = function(r, x, s)
+    return "In place: the result " .. r .. " would be written into " .. x .. ", whose shape is " .. s ..
+      ": an in-place operation cannot change the shape of its operand."
+  end,
+  some_operands = function(m, n) return m .. " of the " .. n .. " operands are drawn; ⋮ stands for the others." end,
+  more = function(n) return n .. " more" end,
+}
+zh.picture = {
+  dim = "维度",
+  result = "结果",
+  into = function(x) return "结果，写回 " .. x end,
+  title = function(ops) return "广播 " .. ops end,
+  by_numpy = "：NumPy 规则",
+  by_axis = function(k) return "：Paddle 的 axis = " .. k end,
+  own = "操作数自身的元素",
+  copy = "扩展时复制出的副本（步长为 0）",
+  pad = "(1)：操作数没有的维度，按 1 计",
+  numbers = "格中的数字：元素在自己数组中的序号",
+  conflict = "冲突的大小",
+  scalars = "所有操作数都是标量，形状为 ()：结果只有一个元素。",
+  grids = "每个形状按对齐后的位置画成网格（形状从最后一个维度对齐）；大小为 1 的维度通过复制来扩展（淡色的格子）。",
+  slices = function(has, lead, rows, cols)
+    return has .. "，所以每个形状画成一行二维切片，" .. lead .. "的每个下标一片（下标写在切片上方）；切片的行和列是维度 " ..
+      rows .. " 和 " .. cols .. "，复制出的切片画成淡色。"
+  end,
+  has_rank = function(r, aligned)
+    return (aligned and "对齐后的形状有 " or "最大的形状有 ") .. r .. " 个维度"
+  end,
+  table = function(has, lead, n, rows, cols)
+    return has .. "，沿" .. lead .. "的" .. (n and " " .. n .. " 个" or "") ..
+      "切片太多，画不下：表中给出这些维度的大小，扩展的维度标为 1→n，每个网格只画第一个切片（维度 " .. rows .. " 和 " .. cols .. "）。"
+  end,
+  last = function(has, lead, n, k, before, rows, cols)
+    return has .. "，沿" .. lead .. "的" .. (n and " " .. n .. " 个" or "") ..
+      "切片太多，画不下：表中给出这些维度的大小，扩展的维度标为 1→n；每个形状只画沿维度 " .. k .. " 的一行二维切片，" .. before ..
+      "取下标 0（下标写在切片上方）；切片的行和列是维度 " .. rows .. " 和 " .. cols .. "，复制出的切片画成淡色。"
+  end,
+  lead_dims = function(a, b)
+    if a == b then return "维度 " .. a .. " " end
+    return "维度 " .. a .. "–" .. b .. " "
+  end,
+  cut = function(grid, slices)
+    local how = {}
+    if grid then how[#how + 1] = "网格中大于 6 的维度画前 3 个下标和最后一个" end
+    if slices then how[#how + 1] = "切片中大于 4 的维度画前 2 个和最后一个" end
+    return "过长的维度只画一部分：" .. table.concat(how, "，") .. "，中间用 ⋯ 表示；真实大小见表格和形状。"
+  end,
+  cut_table = function(n, r) return "表中列出 " .. r .. " 个维度中的 " .. n .. " 个，⋯ 代表其余的维度。" end,
+  no_numbers = "元素太多，格中不写数字。",
+  zero = "结果有一个大小为 0 的维度，所以没有元素（∅）；每个操作数按自己的大小画出。",
+  mismatch = function(d, a, sa, b, sb)
+    return "在维度 " .. d .. " 上，" .. a .. " 是 " .. sa .. "，" .. b .. " 是 " .. sb ..
+      "，都不是 1，所以这些形状不能广播，没有结果。每个操作数按自己的大小对齐画出。"
+  end,
+  axis = function(k) return "轴 " .. k .. " 对这些形状无效，所以不做对齐：每个操作数按自己的形状画出。" end,
+  operands = function(n) return "Paddle 的轴只适用于恰好两个操作数，这里有 " .. n .. " 个：每个操作数按自己的形状画出。" end,
+  too_big = "结果的元素会超过 2^63 − 1 个，超出了形状的上限：不生成内核。",
+  placed = function(y, x, axis, k, trimmed)
+    return "Paddle 的 axis = " .. axis .. (axis ~= k and "（即 " .. k .. "）" or "") .. "：" .. (trimmed and "先去掉 " .. y .. " 尾部大小为 1 的维度，再" or "") ..
+      "让 " .. y .. " 的第一个维度与 " .. x .. " 的维度 " .. k .. " 对齐；(1) 标出 " .. y .. " 没有覆盖的维度。"
+  end,
+  inplace_ok = function(x) return "原地运算：结果写回 " .. x .. "，" .. x .. " 的形状与结果相同。" end,
+  inplace_bad = function(r, x, s)
+    return "原地运算：结果 " .. r .. " 要写回 " .. x .. "，但 " .. x .. " 的形状是 " .. s .. "：原地运算不能改变操作数的形状。"
+  end,
+  some_operands = function(m, n) return "共 " .. n .. " 个操作数，画出其中 " .. m .. " 个；⋮ 代表其余的。" end,
+  more = function(n) return "还有 " .. n .. " 个" end,
+}
+
+-- The page's words (explain.html.lt).
+en.page = {
+  title = "Broadcasting",
+  by_numpy = "by the NumPy rule",
+  by_axis = function(k) return "with Paddle's axis = " .. k end,
+  explanation = "Explanation",
+  picture = "Picture",
+  kernel = "Kernel",
+  kernel_file = function(n) return "The C file that defines " .. n .. "():" end,
+  no_kernel = "No kernel was generated: the explanation says why.",
+  command = "The command that generates it:",
+}
+zh.page = {
+  title = "广播",
+  by_numpy = "NumPy 规则",
+  by_axis = function(k) return "Paddle 的 axis = " .. k end,
+  explanation = "说明",
+  picture = "图示",
+  kernel = "内核",
+  kernel_file = function(n) return "定义 " .. n .. "() 的 C 文件：" end,
+  no_kernel = "没有生成内核：原因见说明。",
+  command = "生成它的命令：",
+}
