@@ -71,6 +71,11 @@ grow_slots(struct desc *d)
 		d->slot[find_slot(d, d->operand[i].name)] = i + 1;
 }
 
+static const char *const given_twice[NLANGS] = {
+	"operand '%s' is given twice",
+	"张量 '%s' 出现了两次",
+};
+
 /*
 ** Add the operand written TEXT ("x:i16=3,4"); its name must be new. The
 ** command line takes any number; a spec's kernel at most PLAN_MAX_INPUTS.
@@ -92,7 +97,7 @@ desc_add_operand(struct desc *d, const char *text, struct strbuf *err)
 	}
 	grow_slots(d);
 	op = &d->operand[d->nops];
-	if (operand_parse(text, op, err) != 0)
+	if (operand_parse(text, op, d->lang, err) != 0)
 		return -1;
 	if (op->dtype[0] && !dtype_find(op->dtype)) {
 		sb_printf(err, "unknown dtype '%s' of operand '%s': expected ", op->dtype,
@@ -102,7 +107,7 @@ desc_add_operand(struct desc *d, const char *text, struct strbuf *err)
 	}
 	k = find_slot(d, op->name);
 	if (d->slot[k]) {
-		sb_printf(err, "operand '%s' is given twice", op->name);
+		sb_printf(err, given_twice[d->lang], op->name);
 		return -1;
 	}
 	d->slot[k] = ++d->nops;

@@ -15,14 +15,31 @@
 
 #include "desc.h"
 
+/* The messages of parse_int and set_out_shape in each language. */
+static const struct field_words {
+	const char *not_integer;	/* what, the text */
+	const char *out_of_range;	/* what, the text, lowest, highest */
+	const char *bad_shape;		/* the field, why */
+} field_words[NLANGS] = {
+	{
+		"bad %s '%s': expected an integer",
+		"%s %s is out of range: it must be from %lld to %lld",
+		"bad %s: %s",
+	}, {
+		"%s '%s' 不对：应当是一个整数",
+		"%s %s 超出了范围：必须在 %lld 到 %lld 之间",
+		"%s 不对：%s",
+	}
+};
+
 /*
-** Parse S as a whole integer in [LO, HI] into *V, or append an error
-** naming WHAT. As in shapes: decimal digits only, with a '-' before them
-** for a negative number; no spaces, no '+'.
+** Parse S as a whole integer in [LO, HI] into *V, or append an error in
+** LANG naming WHAT. As in shapes: decimal digits only, with a '-' before
+** them for a negative number; no spaces, no '+'.
 */
 static int
-parse_int(const char *s, long long lo, long long hi, const char *what, long long *v,
-          struct strbuf *err)
+parse_int(const char *s, long long lo, long long hi, const char *what, enum lang lang,
+          long long *v, struct strbuf *err)
 {
 	const char *digits = s + (*s == '-');
 	char *end;
@@ -30,12 +47,11 @@ parse_int(const char *s, long long lo, long long hi, const char *what, long long
 	errno = 0;
 	*v = strtoll(s, &end, 10);
 	if (*digits < '0' || *digits > '9' || *end != '\0') {
-		sb_printf(err, "bad %s '%s': expected an integer", what, s);
+		sb_printf(err, field_words[lang].not_integer, what, s);
 		return -1;
 	}
 	if (errno == ERANGE || *v < lo || *v > hi) {
-		sb_printf(err, "%s %s is out of range: it must be from %lld to %lld", what, s,
-		          lo, hi);
+		sb_printf(err, field_words[lang].out_of_range, what, s, lo, hi);
 		return -1;
 	}
 	return 0;
@@ -65,7 +81,7 @@ set_axis(struct desc *d, const char *v, struct strbuf *err)
 {
 	long long axis;
 
-	if (parse_int(v, INT_MIN, INT_MAX, "axis", &axis, err) != 0)
+	if (parse_int(v, INT_MIN, INT_MAX, "axis", d->lang, &axis, err) != 0)
 		return -1;
 	d->axis_mode = 1;
 	d->axis = (int)axis;
@@ -89,7 +105,7 @@ set_unroll_limit(struct desc *d, const char *v, struct strbuf *err)
 {
 	long long n;
 
-	if (parse_int(v, 0, PLAN_UNROLL_CEILING, "unroll limit", &n, err) != 0)
+	if (parse_int(v, 0, PLAN_UNROLL_CEILING, "unroll limit", LANG_EN, &n, err) != 0)
 		return -1;
 	d->unroll_limit = (uint64_t)n;
 	return 0;
@@ -102,7 +118,7 @@ set_loop_order(struct desc *d, const char *v, struct strbuf *err)
 	struct shape s;
 	struct strbuf why = {0};
 
-	if (shape_parse(v, &s, "loop order", &why) != 0 || s.rank == 0) {
+	if (shape_parse(v, &s, "loop order", LANG_EN, &why) != 0 || s.rank == 0) {
 		sb_printf(err, "bad loop order '%s': expected loop numbers such as 1,0,2", v);
 		sb_free(&why);
 		return -1;
@@ -191,9 +207,9 @@ set_out_shape(struct desc *d, const char *v, struct strbuf *err)
 	struct strbuf why = {0};
 
 	strcpy(d->out_shape.name, "out");
-	if (shape_parse(v, &d->out_shape.shape, "out", &why) != 0) {
-		sb_printf(err, "bad %s: %s", d->source == FROM_CLI ? "--out-shape" : "shape",
-		          why.s);
+	if (shape_parse(v, &d->out_shape.shape, "out", d->lang, &why) != 0) {
+		sb_printf(err, field_words[d->lang].bad_shape,
+		          d->source == FROM_CLI ? "--out-shape" : "shape", why.s);
 		sb_free(&why);
 		return -1;
 	}

@@ -31,13 +31,53 @@ shape_count_fits(const uint64_t *dim, int rank)
 }
 
 /*
-** Parse TEXT into S. On error, append a message naming OPNAME to ERR and
-** return -1; otherwise return 0.
+** The messages of shape_parse and operand_parse in each language, with
+** their arguments in the order they are given.
+*/
+static const struct shape_words {
+	const char *empty_size;		/* shape, operand */
+	const char *bad_size;		/* size, shape, operand */
+	const char *size_too_large;	/* size, operand, limit */
+	const char *too_many_dims;	/* operand, limit */
+	const char *too_many_elements;	/* operand, limit */
+	const char *expected;		/* the argument */
+	const char *bad_dtype;		/* dtype, operand */
+	const char *not_identifier;	/* operand */
+	const char *name_too_long;	/* operand, limit */
+} shape_words[NLANGS] = {
+	{
+		"empty size in shape '%s' of operand '%s'",
+		"bad size '%.*s' in shape '%s' of operand '%s': sizes are non-negative "
+		"integers",
+		"size '%.*s' in shape of operand '%s' is too large (the limit is %lld)",
+		"operand '%s' has more than %d dimensions",
+		"operand '%s' has more elements than the limit %lld",
+		"expected NAME=SHAPE (or a spec file NAME.lua), got '%s'",
+		"bad dtype '%.*s' for operand '%.*s'",
+		"operand name '%.*s' is not a C identifier",
+		"operand name '%.*s' is longer than %d characters",
+	}, {
+		"形状 '%s' 里有一个维度的大小是空的（张量 '%s'）",
+		"维度大小 '%.*s' 不对（形状 '%s'，张量 '%s'）：维度的大小是非负整数",
+		"维度大小 '%.*s' 太大了（张量 '%s'）：上限是 %lld",
+		"张量 '%s' 的维度超过了 %d 个",
+		"张量 '%s' 的元素个数超过了上限 %lld",
+		"张量应当写成 名字=形状（或者给一个规格文件 NAME.lua），这里是 '%s'",
+		"数据类型 '%.*s' 不对（张量 '%.*s'）",
+		"张量名 '%.*s' 不是 C 的标识符",
+		"张量名 '%.*s' 超过了 %d 个字符",
+	}
+};
+
+/*
+** Parse TEXT into S. On error, append a message naming OPNAME, in LANG,
+** to ERR and return -1; otherwise return 0.
 */
 int
-shape_parse(const char *text, struct shape *s, const char *opname,
+shape_parse(const char *text, struct shape *s, const char *opname, enum lang lang,
             struct strbuf *err)
 {
+	const struct shape_words *w = &shape_words[lang];
 	const char *p = text;
 
 	s->rank = 0;
@@ -50,28 +90,23 @@ shape_parse(const char *text, struct shape *s, const char *opname,
 		while (*p != ',' && *p != '\0')
 			p++;
 		if (p == start) {
-			sb_printf(err, "empty size in shape '%s' of operand '%s'",
-			          text, opname);
+			sb_printf(err, w->empty_size, text, opname);
 			return -1;
 		}
 		for (const char *q = start; q < p; q++) {
 			if (!isdigit((unsigned char)*q)) {
-				sb_printf(err, "bad size '%.*s' in shape '%s' of operand '%s': "
-				          "sizes are non-negative integers",
-				          (int)(p - start), start, text, opname);
+				sb_printf(err, w->bad_size, (int)(p - start), start, text, opname);
 				return -1;
 			}
 			if (v > (SHAPE_MAX_COUNT - (uint64_t)(*q - '0')) / 10) {
-				sb_printf(err, "size '%.*s' in shape of operand '%s' is too large "
-				          "(the limit is %lld)", (int)(p - start), start,
-				          opname, (long long)SHAPE_MAX_COUNT);
+				sb_printf(err, w->size_too_large, (int)(p - start), start, opname,
+				          (long long)SHAPE_MAX_COUNT);
 				return -1;
 			}
 			v = v * 10 + (uint64_t)(*q - '0');
 		}
 		if (s->rank == SHAPE_MAX_RANK) {
-			sb_printf(err, "operand '%s' has more than %d dimensions",
-			          opname, SHAPE_MAX_RANK);
+			sb_printf(err, w->too_many_dims, opname, SHAPE_MAX_RANK);
 			return -1;
 		}
 		s->dim[s->rank++] = v;
@@ -80,8 +115,7 @@ shape_parse(const char *text, struct shape *s, const char *opname,
 		p++;
 	}
 	if (!shape_count_fits(s->dim, s->rank)) {
-		sb_printf(err, "operand '%s' has more elements than the limit %lld",
-		          opname, (long long)SHAPE_MAX_COUNT);
+		sb_printf(err, w->too_many_elements, opname, (long long)SHAPE_MAX_COUNT);
 		return -1;
 	}
 	return 0;
@@ -90,17 +124,20 @@ shape_parse(const char *text, struct shape *s, const char *opname,
 /*
 ** Parse ARG, "NAME=SHAPE" or "NAME:DTYPE=SHAPE", into OP. NAME must be a
 ** C identifier; DTYPE is kept as written, for ops.c to check. On
-** error, append a message to ERR and return -1; otherwise return 0.
+** error, append a message in LANG to ERR and return -1; otherwise
+** return 0.
 */
 int
-operand_parse(const char *arg, struct operand *op, struct strbuf *err)
+operand_parse(const char *arg, struct operand *op, enum lang lang, struct strbuf *err)
 {
+	const struct shape_words *w = &shape_words[lang];
 	const char *eq = strchr(arg, '=');
 	const char *colon = strchr(arg, ':');
 	size_t n;
+	int identifier;
 
 	if (!eq) {
-		sb_printf(err, "expected NAME=SHAPE (or a spec file NAME.lua), got '%s'", arg);
+		sb_printf(err, w->expected, arg);
 		return -1;
 	}
 	if (colon > eq)
@@ -111,32 +148,26 @@ operand_parse(const char *arg, struct operand *op, struct strbuf *err)
 		size_t t = (size_t)(eq - colon - 1);
 
 		if (t == 0 || t >= sizeof op->dtype) {
-			sb_printf(err, "bad dtype '%.*s' for operand '%.*s'",
-			          (int)t, colon + 1, (int)n, arg);
+			sb_printf(err, w->bad_dtype, (int)t, colon + 1, (int)n, arg);
 			return -1;
 		}
 		memcpy(op->dtype, colon + 1, t);
 		op->dtype[t] = '\0';
 	}
-	if (n == 0 || !(isalpha((unsigned char)arg[0]) || arg[0] == '_')) {
-		sb_printf(err, "operand name '%.*s' is not a C identifier", (int)n, arg);
+	identifier = n > 0 && (isalpha((unsigned char)arg[0]) || arg[0] == '_');
+	for (size_t i = 1; identifier && i < n; i++)
+		identifier = isalnum((unsigned char)arg[i]) || arg[i] == '_';
+	if (!identifier) {
+		sb_printf(err, w->not_identifier, (int)n, arg);
 		return -1;
 	}
-	for (size_t i = 1; i < n; i++) {
-		if (!isalnum((unsigned char)arg[i]) && arg[i] != '_') {
-			sb_printf(err, "operand name '%.*s' is not a C identifier",
-			          (int)n, arg);
-			return -1;
-		}
-	}
 	if (n > OPERAND_NAME_MAX) {
-		sb_printf(err, "operand name '%.*s' is longer than %d characters",
-		          (int)n, arg, OPERAND_NAME_MAX);
+		sb_printf(err, w->name_too_long, (int)n, arg, OPERAND_NAME_MAX);
 		return -1;
 	}
 	memcpy(op->name, arg, n);
 	op->name[n] = '\0';
-	return shape_parse(eq + 1, &op->shape, op->name, err);
+	return shape_parse(eq + 1, &op->shape, op->name, lang, err);
 }
 
 /* Return the number of elements of S; it fits, as shape_parse checked. */

@@ -23,9 +23,10 @@ struct operand {
 	struct shape shape;
 };
 
-int shape_parse(const char *text, struct shape *s, const char *opname,
+int shape_parse(const char *text, struct shape *s, const char *opname, enum lang lang,
                 struct strbuf *err);
-int operand_parse(const char *arg, struct operand *op, struct strbuf *err);
+int operand_parse(const char *arg, struct operand *op, enum lang lang,
+                  struct strbuf *err);
 uint64_t shape_count(const struct shape *s);
 int shape_equal(const struct shape *a, const struct shape *b);
 void shape_format(struct strbuf *sb, const struct shape *s);

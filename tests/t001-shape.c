@@ -14,7 +14,7 @@ parse(const char *arg, struct operand *op, const char **msg)
 	int r;
 
 	sb_free(&err);
-	r = operand_parse(arg, op, &err);
+	r = operand_parse(arg, op, LANG_EN, &err);
 	*msg = err.s ? err.s : "";
 	return r;
 }

@@ -28,7 +28,7 @@ resolve(const char *args, int axis_mode, int axis)
 	for (tok = strtok(buf, " "); tok; tok = strtok(NULL, " ")) {
 		struct strbuf err = {0};
 
-		if (operand_parse(tok, &ops[n++], &err) != 0)
+		if (operand_parse(tok, &ops[n++], LANG_EN, &err) != 0)
 			diag("bad operand in test: %s", err.s);
 		sb_free(&err);
 	}

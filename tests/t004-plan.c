@@ -37,7 +37,7 @@ request(const char *args, const char *comp, const char *t)
 	sb_free(&err);
 	strcpy(buf, args);
 	for (tok = strtok(buf, " "); tok; tok = strtok(NULL, " ")) {
-		if (operand_parse(tok, &ops[n], &err) != 0) {
+		if (operand_parse(tok, &ops[n], LANG_EN, &err) != 0) {
 			diag("bad operand in test: %s", err.s);
 			return -1;
 		}

@@ -25,7 +25,7 @@ round_trip(const struct shape *s)
 	if (s->rank == 0)
 		return;
 	shape_format_sizes(&text, s);
-	if (shape_parse(text.s, &again, "x", &err) != 0 || !shape_equal(s, &again))
+	if (shape_parse(text.s, &again, "x", LANG_EN, &err) != 0 || !shape_equal(s, &again))
 		abort();
 	sb_free(&text);
 	sb_free(&err);
@@ -46,7 +46,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	for (line = text; line; line = next) {
 		if ((next = strchr(line, '\n')))
 			*next++ = 0;
-		if (shape_parse(line, &s, "x", &err) == 0)
+		if (shape_parse(line, &s, "x", LANG_EN, &err) == 0)
 			round_trip(&s);
 		else if (!err.s)
 			abort();
