@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""bench/size.py: make size's driver (issue 15).
+"""bench/size.py: make size's driver.
 
 For each case (the seeds' kernels of tests/golden, then the benchmark
 cases of bench/cases.txt), generate its kernel with each strategy that

@@ -1,4 +1,4 @@
-"""NumPy differential test of the kernels bcastgen emits (issue 3).
+"""NumPy differential test of the kernels bcastgen emits.
 
 Builds a seeded corpus of kernels (every op x dtype x strategy that
 applies, a few times each, then random ones), generates them all with
