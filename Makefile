@@ -121,7 +121,7 @@ demo: deps
 	@$(MAKE) --no-print-directory $(O)/bcastgen
 	sh examples/demo.sh $(O)/bcastgen
 
-# Issue 14's benchmark: bcastgen's kernels against hand-written loops,
+# The benchmark: bcastgen's kernels against hand-written loops,
 # XNNPACK, NumPy and the memory system's limit (bench/run.py). A whole
 # run rewrites BENCHMARKS.md and bench/ratios.svg; BENCH_CASES or
 # BENCH_LEVELS write build/bench/BENCHMARKS.md only.
@@ -131,7 +131,7 @@ bench:
 	/usr/bin/python3 bench/run.py --gen $(O)/bcastgen --out $(O)/bench --cc '$(CC)' \
 		--only '$(BENCH_CASES)' --levels '$(BENCH_LEVELS)' $(BENCH_FLAGS)
 
-# Issue 15's size table: each case's kernels for the four firmware
+# The size table: each case's kernels for the four firmware
 # targets at -Os and -O2, .text bytes and instructions per element under
 # QEMU, next to bc_ref.h's walk and a hand-written loop (bench/size.py);
 # fails when --optimize size is larger than another strategy at -Os.
@@ -208,6 +208,8 @@ fuzz: fuzz-build $(O)/bcastgen
 # Rewrite the golden files from the current binary; review with git diff.
 regen: $(O)/bcastgen
 	GEN=$(O)/bcastgen sh tests/regen.sh
+	$(MAKE) --no-print-directory -B -s -C examples/teaching \
+		BCASTGEN_MK=$(CURDIR)/dist/bcastgen.mk BCASTGEN=$(abspath $(O)/bcastgen)
 
 # What make install puts under PREFIX, and where from.
 INSTALLED = bin/bcastgen include/bcastgen/bc.h include/bcastgen/bc_math.h include/bcastgen/bc_stream.h \

@@ -27,7 +27,7 @@ check() {
 }
 
 dest=$SCRATCH/dest
-make -s -C "$top" install DESTDIR="$dest" PREFIX=/usr >log 2>&1
+make -s -C "$top" install O="$(dirname "$GEN")" DESTDIR="$dest" PREFIX=/usr >log 2>&1
 check $? "make install DESTDIR=... PREFIX=/usr"
 
 cp -r "$top/examples/firmware" fw

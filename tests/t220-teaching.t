@@ -1,0 +1,130 @@
+#!/bin/sh
+# t220-teaching: examples/teaching as a teacher would use it: install
+# bcastgen into a temporary prefix, copy the folder, remove what its
+# Makefile writes and write it again with the installed bcastgen. It
+# must come out the same bytes as the committed files (else: make regen
+# rewrites them), every picture and page well-formed XML, every kernel
+# compiled with -Werror, the worked example's table NumPy's, and every
+# file the lesson's READMEs link to there.
+. "$(dirname "$0")/lib.sh"
+
+top=$(cd "$TESTS/.." && pwd)
+PY=/usr/bin/python3
+for tool in xmllint cc "$PY"; do
+	if ! command -v "$tool" >/dev/null 2>&1; then
+		echo "1..0 # SKIP $tool is not installed (make deps installs it)"
+		exit 0
+	fi
+done
+
+n=0 status=0
+# check OK NAME: one TAP line; a failure shows the end of log.
+check() {
+	n=$((n + 1))
+	if [ "$1" = 0 ]; then
+		echo "ok $n - $2"
+	else
+		echo "not ok $n - $2"
+		sed 's/^/# /' log | tail -n 20
+		status=1
+	fi
+}
+
+# Install the binary under test (O: where it was built, so that nothing
+# is rebuilt while other tests run).
+dest=$SCRATCH/dest
+make -s -C "$top" install O="$(dirname "$GEN")" DESTDIR="$dest" PREFIX=/usr >log 2>&1
+check $? "make install DESTDIR=... PREFIX=/usr"
+
+cp -r "$top/examples/teaching" lesson
+mk() { make --no-print-directory -C lesson BCASTGEN_MK="$dest/usr/share/bcastgen/bcastgen.mk" "$@"; }
+mk -s clean >log 2>&1 && [ "$(ls lesson)" = "$(printf 'Makefile\nREADME.md\nREADME.zh.md\nshow.c')" ]
+check $? "make clean leaves the Makefile, the READMEs and show.c"
+
+mk -j2 >log 2>&1
+check $? "make writes every lesson"
+
+diff -r "$top/examples/teaching" lesson >log 2>&1
+check $? "what it writes is the committed files, byte for byte (make regen rewrites them)"
+
+mk -q >log 2>&1
+check $? "a second make has nothing to do"
+
+: >log
+for f in lesson/*/*.svg lesson/*/*.html; do
+	xmllint --noout "$f" >>log 2>&1 || echo "xmllint rejects $f" >>log
+done
+[ ! -s log ]
+check $? "every picture and page is well-formed XML"
+
+# Each lesson whose shapes do not broadcast says why, in its text, its
+# picture and its page, and has no kernel; each other lesson has one.
+: >log
+for d in lesson/*/; do
+	l=$(basename "$d")
+	if grep -q '^bcastgen: error: ' "$d/en.txt"; then
+		[ ! -e "$d/$l.c" ] || echo "$l fails, and has a kernel" >>log
+		grep -q '^bcastgen: error: ' "$d/zh.txt" || echo "$l: zh.txt has no error" >>log
+	else
+		[ -s "$d/$l.c" ] && [ -s "$d/$l.h" ] || echo "$l has no kernel" >>log
+	fi
+	for lang in en zh; do
+		[ "$(head -c 12 "$d/$lang.txt")" = '$ bcastgen -' ] ||
+			echo "$l/$lang.txt does not begin with its command" >>log
+	done
+	grep -q '广播' "$d/zh.txt" "$d/zh.svg" "$d/zh.html" ||
+		echo "$l: no 广播 in its Chinese" >>log
+done
+[ ! -s log ]
+check $? "a failing lesson has its error and no kernel; the others have theirs"
+
+# A lesson that should fail but does not, or the reverse, stops make; its
+# file is left as it was, or not written at all, and nothing half-written.
+mk -B FAILING= mismatch/zh.txt >log 2>&1
+rc=$?
+[ $rc != 0 ] && grep -q 'mismatch/zh.txt: bcastgen exited 1, not 0' log &&
+	cmp -s lesson/mismatch/zh.txt "$top/examples/teaching/mismatch/zh.txt" &&
+	[ -z "$(find lesson -name '*.tmp')" ]
+check $? "a lesson that exits otherwise than expected stops make and changes nothing"
+rm lesson/mismatch/zh.txt
+mk FAILING= mismatch/zh.txt >log 2>&1
+rc=$?
+[ $rc != 0 ] && [ ! -e lesson/mismatch/zh.txt ] && [ -z "$(find lesson -name '*.tmp')" ]
+check $? "... and writes nothing when there was nothing"
+mk -s mismatch/zh.txt >log 2>&1 && cmp -s lesson/mismatch/zh.txt "$top/examples/teaching/mismatch/zh.txt"
+check $? "... and make writes it again"
+
+mk compile >log 2>&1
+check $? "every kernel compiles with -Wall -Wextra -Wpedantic -Wconversion -Werror"
+
+mk -s run >out 2>log
+rc=$?
+"$PY" -c '
+import numpy as np
+a = np.array([0, 10, 20, 30], np.float32).reshape(4, 1)
+b = np.array([0, 1, 2], np.float32)
+for row in a + b:
+    print(" ".join("%g" % v for v in row))
+' >want 2>>log
+[ $rc = 0 ] && cmp -s out want || { echo "make run printed:"; cat out; echo "NumPy:"; cat want; } >>log
+[ $rc = 0 ] && cmp -s out want
+check $? "make run prints a (4,1) + b (3,) as NumPy does"
+
+# Every file the READMEs link to or show is there, and each lesson is in
+# both READMEs.
+: >log
+for readme in README.md README.zh.md; do
+	grep -o '](\([^)]*\))' "lesson/$readme" | sed 's/^](//; s/)$//' | while read -r link; do
+		case $link in http*|\#*) continue ;; esac
+		[ -e "lesson/$link" ] || echo "$readme links to $link, which is not there" >>log
+	done
+	for d in lesson/*/; do
+		grep -q "($(basename "$d")/" "lesson/$readme" ||
+			echo "$readme does not link to the lesson $(basename "$d")" >>log
+	done
+done
+[ ! -s log ]
+check $? "the READMEs link to every lesson, and to nothing that is not there"
+
+echo "1..$n"
+exit $status
