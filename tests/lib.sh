@@ -14,3 +14,17 @@ unset MAKEFLAGS MFLAGS MAKELEVEL
 SCRATCH=$(mktemp -d "${TMPDIR:-/tmp}/bcastgen-test.XXXXXX")
 trap 'rm -rf "$SCRATCH"' EXIT
 cd "$SCRATCH" || exit 1
+
+# check OK NAME [FILE]: the next TAP line, "ok" for NAME when OK is 0; a
+# failure sets status to 1 and shows the end of FILE, if there is one.
+n=0 status=0
+check() {
+	n=$((n + 1))
+	if [ "$1" = 0 ]; then
+		echo "ok $n - $2"
+	else
+		echo "not ok $n - $2"
+		[ -z "$3" ] || [ ! -f "$3" ] || sed 's/^/# /' "$3" | tail -n 40
+		status=1
+	fi
+}

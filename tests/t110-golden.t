@@ -8,36 +8,24 @@
 
 CFLAGS_C="-std=c99 -Wall -Wextra -Wpedantic -Wconversion -Werror -O2 -c"
 CFLAGS_CXX="-x c++ -std=c++11 -Wall -Wextra -Wpedantic -Werror -O2 -c"
-n=0 status=0
-# report OK NAME [DETAIL-FILE]
-report() {
-	n=$((n + 1))
-	if [ "$1" = 0 ]; then
-		echo "ok $n - $2"
-	else
-		echo "not ok $n - $2"
-		[ -n "$3" ] && sed 's/^/# /' "$3" | head -n 40
-		status=1
-	fi
-}
 for args in "$TESTS"/golden/*.args; do
 	name=$(basename "$args" .args)
 	golden_run "$args" "$name" >gen.out 2>&1
-	report $? "$name: generated" gen.out
+	check $? "$name: generated" gen.out
 	for ext in c h; do
 		if [ -f "$TESTS/golden/$name.$ext" ]; then
 			diff -u "$TESTS/golden/$name.$ext" "$name.$ext" >diff 2>&1
-			report $? "$name.$ext matches the golden file" diff
+			check $? "$name.$ext matches the golden file" diff
 		else
 			echo "missing golden file tests/golden/$name.$ext: run make regen" >diff
-			report 1 "$name.$ext matches the golden file" diff
+			check 1 "$name.$ext matches the golden file" diff
 		fi
 	done
 	for cc in gcc clang; do
 		if command -v $cc >/dev/null; then
 			# shellcheck disable=SC2086
 			$cc $CFLAGS_C -I"$TESTS/../runtime" -I. -o "$name.o" "$name.c" >cc.out 2>&1
-			report $? "$name.c compiles with $cc -Werror" cc.out
+			check $? "$name.c compiles with $cc -Werror" cc.out
 		else
 			n=$((n + 1)); echo "ok $n # skip $cc is not installed"
 		fi
@@ -45,14 +33,14 @@ for args in "$TESTS"/golden/*.args; do
 	if command -v g++ >/dev/null; then
 		# shellcheck disable=SC2086
 		g++ $CFLAGS_CXX -I"$TESTS/../runtime" -I. -o "$name.o" "$name.c" >cc.out 2>&1
-		report $? "$name.c compiles as C++11 with g++ -Werror" cc.out
+		check $? "$name.c compiles as C++11 with g++ -Werror" cc.out
 	else
 		n=$((n + 1)); echo "ok $n # skip g++ is not installed"
 	fi
 	# No division or modulo on an index anywhere in a kernel.
 	grep -nE '\bi[0-9]+ *[/%]|[/%] *\(?i[0-9]+\b' "$name.c" >idx 2>&1
 	[ -s idx ] && r=1 || r=0
-	report $r "$name.c divides no index" idx
+	check $r "$name.c divides no index" idx
 done
 echo "1..$n"
 exit $status

@@ -5,11 +5,6 @@
 # content would not change left alone (its mtime stays).
 . "$(dirname "$0")/lib.sh"
 
-n=0 status=0
-check() {
-	n=$((n + 1))
-	if [ "$1" = 0 ]; then echo "ok $n - $2"; else echo "not ok $n - $2"; status=1; fi
-}
 args="--op mul --dtype i16 x=2,3,1 y=4"
 
 mkdir -p a b/deep

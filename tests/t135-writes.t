@@ -9,11 +9,6 @@
 . "$(dirname "$0")/lib.sh"
 
 top=$(cd "$TESTS/.." && pwd)
-n=0 status=0
-check() {
-	n=$((n + 1))
-	if [ "$1" = 0 ]; then echo "ok $n - $2"; else echo "not ok $n - $2"; status=1; fi
-}
 skip() {
 	n=$((n + 1))
 	echo "ok $n # SKIP $1"

@@ -7,11 +7,6 @@
 # in t030 (command line) and here (spec).
 . "$(dirname "$0")/lib.sh"
 
-n=0 status=0
-check() {
-	n=$((n + 1))
-	if [ "$1" = 0 ]; then echo "ok $n - $2"; else echo "not ok $n - $2"; status=1; fi
-}
 CFLAGS="-std=c99 -Wall -Wextra -Wpedantic -Wconversion -Wshadow -Werror -I$TESTS/../runtime"
 CXXFLAGS="-std=c++11 -Wall -Wextra -Wpedantic -Wconversion -Wshadow -Werror -I$TESTS/../runtime"
 

@@ -25,18 +25,6 @@ for tool in xmllint "$CHROMIUM" "$PY"; do
 	fi
 done
 
-n=0 status=0
-# result OK NAME DIAGFILE: one TAP line; a failure prints DIAGFILE as "# ".
-result() {
-	n=$((n + 1))
-	if [ "$1" = 0 ]; then
-		echo "ok $n - $2"
-	else
-		echo "not ok $n - $2"
-		sed 's/^/#   /' "$3" | head -n 30
-		status=1
-	fi
-}
 
 # render FORMAT LANG WANT_RC ARGS...: run bcastgen twice and check what
 # it writes on stdout (see 1. above). Sets $fail and writes why to diag.
@@ -111,7 +99,7 @@ for f in "$TESTS"/explain/*.txt; do
 		for lang in en zh; do
 			# shellcheck disable=SC2086
 			render "$format" "$lang" "${want:-0}" ${cmd#\$ bcastgen }
-			result $fail "$name: $format, $lang" diag
+			check $fail "$name: $format, $lang" diag
 		done
 	done
 done
@@ -124,7 +112,7 @@ while read -r want args; do
 		for lang in en zh; do
 			eval "set -- $args"
 			render "$format" "$lang" "$want" --explain "$@"
-			result $fail "hostile: $(printf '%s' "$args" | cut -c 1-50): $format, $lang" diag
+			check $fail "hostile: $(printf '%s' "$args" | cut -c 1-50): $format, $lang" diag
 		done
 	done
 done <<EOF
@@ -191,7 +179,7 @@ for example in seed000-larger-size:en seed001-channel-bias:zh seed000-axis-y3:en
 	size=$("$PY" "$TESTS/pictures/png.py" page.png size 2>&1)
 	echo "chromium exit $rc, screenshot size '$size', want 1400 900" >>diag
 	[ $rc = 0 ] && [ "$size" = "1400 900" ]
-	result $? "$name, $lang: chromium screenshots the page" diag
+	check $? "$name, $lang: chromium screenshots the page" diag
 
 	: >diag
 	cp "$name.html" "$name.xhtml"
@@ -200,20 +188,20 @@ for example in seed000-larger-size:en seed001-channel-bias:zh seed000-axis-y3:en
 	echo "chromium exit $rc; the DOM of the page read as XHTML:" >>diag
 	grep -A 3 parsererror dom >>diag
 	[ $rc = 0 ] && ! grep -q parsererror dom && grep -q 'id="picture"' dom
-	result $? "$name, $lang: the page as XHTML parses without an error" diag
+	check $? "$name, $lang: the page as XHTML parses without an error" diag
 
 	: >diag
 	sed "s|</head>|$alone</head>|" "$name.html" >alone.html
 	shoot alone.png $((w + 60)) $((h + 60)) "file://$SCRATCH/alone.html"
 	echo "chromium exit $?" >>diag
 	box alone.png "$w" "$h"
-	result $? "$name, $lang: the page's picture fills its ${w}x$h" diag
+	check $? "$name, $lang: the page's picture fills its ${w}x$h" diag
 
 	: >diag
 	shoot svg.png $((w + 60)) $((h + 60)) "file://$SCRATCH/$name.svg"
 	echo "chromium exit $?" >>diag
 	box svg.png "$w" "$h"
-	result $? "$name, $lang: the standalone picture fills its ${w}x$h" diag
+	check $? "$name, $lang: the standalone picture fills its ${w}x$h" diag
 done
 
 # The README's picture is what bcastgen draws now: its command is the
@@ -222,7 +210,7 @@ done
 cmd=$(sed -n 's/^\$ \(bcastgen --explain --format svg .*\) >docs\/broadcast.svg$/\1/p' "$TESTS/../README.md")
 echo "README's command: '$cmd'" >>diag
 [ -n "$cmd" ] && "$GEN" ${cmd#bcastgen } >readme.svg && cmp readme.svg "$TESTS/../docs/broadcast.svg" >>diag 2>&1
-result $? "docs/broadcast.svg, the README's picture, is what bcastgen draws" diag
+check $? "docs/broadcast.svg, the README's picture, is what bcastgen draws" diag
 
 echo "1..$n"
 exit $status

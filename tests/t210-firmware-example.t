@@ -14,45 +14,34 @@ for tool in arm-none-eabi-gcc qemu-system-arm timeout; do
 	fi
 done
 
-n=0 status=0
-check() {
-	n=$((n + 1))
-	if [ "$1" = 0 ]; then
-		echo "ok $n - $2"
-	else
-		echo "not ok $n - $2"
-		sed 's/^/# /' log | tail -20
-		status=1
-	fi
-}
 
 dest=$SCRATCH/dest
 make -s -C "$top" install O="$(dirname "$GEN")" DESTDIR="$dest" PREFIX=/usr >log 2>&1
-check $? "make install DESTDIR=... PREFIX=/usr"
+check $? "make install DESTDIR=... PREFIX=/usr" log
 
 cp -r "$top/examples/firmware" fw
 mk() { make --no-print-directory -C fw BCASTGEN_MK="$dest/usr/share/bcastgen/bcastgen.mk" "$@"; }
 mk >log 2>&1 && grep -q 'bin/bcastgen  *kernels.lua' log && [ -f fw/firmware.elf ]
-check $? "the example generates its kernels and builds firmware.elf"
+check $? "the example generates its kernels and builds firmware.elf" log
 
 mk -s run >out 2>&1
 rc=$?
 cp out log
 [ $rc = 0 ] && [ "$(tail -n 1 out)" = pass ] && [ "$(grep -c ': pass$' out)" = 3 ]
-check $? "make run: every kernel passes under QEMU, exit status 0"
+check $? "make run: every kernel passes under QEMU, exit status 0" log
 
 mk >log 2>&1 && ! grep -q 'bcastgen\|gcc' log
-check $? "a second make does nothing"
+check $? "a second make does nothing" log
 
 # A kernel's wrong result must show: change one expected value.
 sed 's/20767, 21768,/20767, 21769,/' fw/main.c >main.c.new && ! cmp -s main.c.new fw/main.c
-check $? "the test can change an expected value"
+check $? "the test can change an expected value" log
 mv main.c.new fw/main.c
 mk -s run >out 2>&1
 rc=$?
 cp out log
 [ $rc != 0 ] && grep -qx fail out && grep -q '^offset: fail$' out
-check $? "with a wrong expected value: offset fails, the program says fail, exit status non-zero"
+check $? "with a wrong expected value: offset fails, the program says fail, exit status non-zero" log
 
 echo "1..$n"
 exit $status

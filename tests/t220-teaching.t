@@ -17,45 +17,33 @@ for tool in xmllint cc "$PY"; do
 	fi
 done
 
-n=0 status=0
-# check OK NAME: one TAP line; a failure shows the end of log.
-check() {
-	n=$((n + 1))
-	if [ "$1" = 0 ]; then
-		echo "ok $n - $2"
-	else
-		echo "not ok $n - $2"
-		sed 's/^/# /' log | tail -n 20
-		status=1
-	fi
-}
 
 # Install the binary under test (O: where it was built, so that nothing
 # is rebuilt while other tests run).
 dest=$SCRATCH/dest
 make -s -C "$top" install O="$(dirname "$GEN")" DESTDIR="$dest" PREFIX=/usr >log 2>&1
-check $? "make install DESTDIR=... PREFIX=/usr"
+check $? "make install DESTDIR=... PREFIX=/usr" log
 
 cp -r "$top/examples/teaching" lesson
 mk() { make --no-print-directory -C lesson BCASTGEN_MK="$dest/usr/share/bcastgen/bcastgen.mk" "$@"; }
 mk -s clean >log 2>&1 && [ "$(ls lesson)" = "$(printf 'Makefile\nREADME.md\nREADME.zh.md\nshow.c')" ]
-check $? "make clean leaves the Makefile, the READMEs and show.c"
+check $? "make clean leaves the Makefile, the READMEs and show.c" log
 
 mk -j2 >log 2>&1
-check $? "make writes every lesson"
+check $? "make writes every lesson" log
 
 diff -r "$top/examples/teaching" lesson >log 2>&1
-check $? "what it writes is the committed files, byte for byte (make regen rewrites them)"
+check $? "what it writes is the committed files, byte for byte (make regen rewrites them)" log
 
 mk -q >log 2>&1
-check $? "a second make has nothing to do"
+check $? "a second make has nothing to do" log
 
 : >log
 for f in lesson/*/*.svg lesson/*/*.html; do
 	xmllint --noout "$f" >>log 2>&1 || echo "xmllint rejects $f" >>log
 done
 [ ! -s log ]
-check $? "every picture and page is well-formed XML"
+check $? "every picture and page is well-formed XML" log
 
 # Each lesson whose shapes do not broadcast says why, in its text, its
 # picture and its page, and has no kernel; each other lesson has one.
@@ -76,7 +64,7 @@ for d in lesson/*/; do
 		echo "$l: no 广播 in its Chinese" >>log
 done
 [ ! -s log ]
-check $? "a failing lesson has its error and no kernel; the others have theirs"
+check $? "a failing lesson has its error and no kernel; the others have theirs" log
 
 # A lesson that should fail but does not, or the reverse, stops make; its
 # file is left as it was, or not written at all, and nothing half-written.
@@ -85,17 +73,17 @@ rc=$?
 [ $rc != 0 ] && grep -q 'mismatch/zh.txt: bcastgen exited 1, not 0' log &&
 	cmp -s lesson/mismatch/zh.txt "$top/examples/teaching/mismatch/zh.txt" &&
 	[ -z "$(find lesson -name '*.tmp')" ]
-check $? "a lesson that exits otherwise than expected stops make and changes nothing"
+check $? "a lesson that exits otherwise than expected stops make and changes nothing" log
 rm lesson/mismatch/zh.txt
 mk FAILING= mismatch/zh.txt >log 2>&1
 rc=$?
 [ $rc != 0 ] && [ ! -e lesson/mismatch/zh.txt ] && [ -z "$(find lesson -name '*.tmp')" ]
-check $? "... and writes nothing when there was nothing"
+check $? "... and writes nothing when there was nothing" log
 mk -s mismatch/zh.txt >log 2>&1 && cmp -s lesson/mismatch/zh.txt "$top/examples/teaching/mismatch/zh.txt"
-check $? "... and make writes it again"
+check $? "... and make writes it again" log
 
 mk compile >log 2>&1
-check $? "every kernel compiles with -Wall -Wextra -Wpedantic -Wconversion -Werror"
+check $? "every kernel compiles with -Wall -Wextra -Wpedantic -Wconversion -Werror" log
 
 mk -s run >out 2>log
 rc=$?
@@ -108,7 +96,7 @@ for row in a + b:
 ' >want 2>>log
 [ $rc = 0 ] && cmp -s out want || { echo "make run printed:"; cat out; echo "NumPy:"; cat want; } >>log
 [ $rc = 0 ] && cmp -s out want
-check $? "make run prints a (4,1) + b (3,) as NumPy does"
+check $? "make run prints a (4,1) + b (3,) as NumPy does" log
 
 # Every file the READMEs link to or show is there, and each lesson is in
 # both READMEs.
@@ -124,7 +112,7 @@ for readme in README.md README.zh.md; do
 	done
 done
 [ ! -s log ]
-check $? "the READMEs link to every lesson, and to nothing that is not there"
+check $? "the READMEs link to every lesson, and to nothing that is not there" log
 
 echo "1..$n"
 exit $status

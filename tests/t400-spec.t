@@ -5,11 +5,6 @@
 # is named by; nothing written on an error; unchanged files left alone.
 . "$(dirname "$0")/lib.sh"
 
-n=0 status=0
-check() {
-	n=$((n + 1))
-	if [ "$1" = 0 ]; then echo "ok $n - $2"; else echo "not ok $n - $2"; status=1; fi
-}
 
 cat >kernels.lua <<'EOF'
 -- the kernels of a small network

@@ -10,11 +10,6 @@
 . "$(dirname "$0")/lib.sh"
 
 top=$(cd "$TESTS/.." && pwd)
-n=0 status=0
-check() {
-	n=$((n + 1))
-	if [ "$1" = 0 ]; then echo "ok $n - $2"; else echo "not ok $n - $2"; status=1; fi
-}
 dest=$SCRATCH/dest
 files="bin/bcastgen include/bcastgen/bc.h include/bcastgen/bc_math.h
 include/bcastgen/bc_ref.h share/man/man1/bcastgen.1

@@ -6,11 +6,6 @@
 # command line's canonical command, plus where the spec declares it.
 . "$(dirname "$0")/lib.sh"
 
-n=0 status=0
-check() {
-	n=$((n + 1))
-	if [ "$1" = 0 ]; then echo "ok $n - $2"; else echo "not ok $n - $2"; status=1; fi
-}
 
 # permute SEED WORD...: the words in an order that SEED picks.
 permute() {

@@ -7,11 +7,6 @@
 # per render. No speed is asserted here: that is for a benchmark.
 . "$(dirname "$0")/lib.sh"
 
-n=0 status=0
-check() {
-	n=$((n + 1))
-	if [ "$1" = 0 ]; then echo "ok $n - $2"; else echo "not ok $n - $2"; status=1; fi
-}
 
 # A spec of varied kernels: ops, expressions, dtypes, axis, strategies.
 cat >k.lua <<'EOF'

@@ -19,12 +19,6 @@ if ! command -v cc >/dev/null; then
 	exit 0
 fi
 
-n=0 status=0
-check() {
-	n=$((n + 1))
-	if [ "$1" = 0 ]; then echo "ok $n - $2"; else echo "not ok $n - $2"; status=1; fi
-}
-
 grep -E '^(tiny43|max_nan) ' "$TESTS/../bench/cases.txt" >cases.txt
 run() {
 	$PY "$TESTS/../bench/run.py" --gen "$GEN" --cases cases.txt --levels O2 \

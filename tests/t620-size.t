@@ -8,17 +8,6 @@
 . "$(dirname "$0")/lib.sh"
 
 top=$(cd "$TESTS/.." && pwd)
-n=0 status=0
-check() {
-	n=$((n + 1))
-	if [ "$1" = 0 ]; then
-		echo "ok $n - $2"
-	else
-		echo "not ok $n - $2"
-		sed 's/^/# /' log | tail -20
-		status=1
-	fi
-}
 
 # The checker needs no toolchain: a fake table, loops 40 bytes, size 48.
 printf 'case\ttarget\tflags\timplementation\ttext_bytes\tinstructions_per_element\n' >fake.tsv
@@ -26,11 +15,11 @@ printf 'fake\tm0\t-Os\tloops\t40\t\nfake\tm0\t-Os\tsize\t48\t\nfake\tm0\t-O2\tun
 /usr/bin/python3 "$top/bench/size.py" --check fake.tsv >log 2>&1
 rc=$?
 [ $rc = 1 ] && grep -q 'larger: fake on m0 at -Os: --optimize size is 48 bytes, loops 40' log
-check $? "the check fails on a strategy smaller than --optimize size at -Os, and says which"
+check $? "the check fails on a strategy smaller than --optimize size at -Os, and says which" log
 sed -n 1p fake.tsv >honest.tsv
 printf 'fake\tm0\t-Os\tloops\t48\t\nfake\tm0\t-Os\tsize\t48\t\nfake\tm0\t-O2\tsize\t99\t\n' >>honest.tsv
 /usr/bin/python3 "$top/bench/size.py" --check honest.tsv >log 2>&1
-check $? "the check passes when size is the smallest at -Os (-O2 not checked)"
+check $? "the check passes when size is the smallest at -Os (-O2 not checked)" log
 
 for tool in arm-none-eabi-gcc arm-none-eabi-objdump qemu-system-arm timeout; do
 	if ! command -v $tool >/dev/null 2>&1; then
@@ -44,7 +33,7 @@ done
 	--case 'add64=x=64 y=64' >log 2>&1
 rc=$?
 [ $rc = 0 ] && [ -s out/SIZE.md ] && [ -s out/size.tsv ] && grep -q '^add64  *m4f  *-Os' log
-check $? "size.py runs a case on the Cortex-M4F and writes its table"
+check $? "size.py runs a case on the Cortex-M4F and writes its table" log
 
 # The count in the table, against the disassembly: the instructions from
 # the backward branch's target to the branch run 64 times, the rest once.
@@ -64,14 +53,14 @@ print("%.2f" % ((64 * body + len(ins) - body) / 64))
 cp dis log
 echo "# table: $got instructions per element; disassembly: $want" >>log
 [ -n "$got" ] && [ "$got" = "$want" ]
-check $? "64-element f32 add, loops, Cortex-M4F -Os: $got instructions per element, as the disassembly gives"
+check $? "64-element f32 add, loops, Cortex-M4F -Os: $got instructions per element, as the disassembly gives" log
 
 # Sane in themselves: one vadd.f32 per element at least, a loop of a
 # handful; the unrolled kernel fewer than the loop, bc_ref.h's walk more.
 unroll=$(awk -F'\t' '$1 == "add64" && $3 == "-Os" && $4 == "unroll" { print $6 }' out/size.tsv)
 ref=$(awk -F'\t' '$1 == "add64" && $3 == "-Os" && $4 == "ref" { print $6 }' out/size.tsv)
 awk -v g="$got" -v u="$unroll" -v r="$ref" 'BEGIN { exit !(g >= 4 && g <= 10 && u >= 4 && u < g && r > g) }'
-check $? "loops $got, unrolled $unroll, bc_ref.h $ref instructions per element: in order"
+check $? "loops $got, unrolled $unroll, bc_ref.h $ref instructions per element: in order" log
 
 echo "1..$n"
 exit $status
