@@ -90,8 +90,8 @@ static const char kernel_text[] =
 "                    from two elements on, without blocks, vector tails,\n"
 "                    loop alignment or streaming\n"
 "  --lang L          the language of --explain and of the messages about\n"
-"                    shapes, axes and in-place results: en (default) or zh\n"
-"                    (the chinese of the seed documents)\n"
+"                    shapes, operands, axes and in-place results: en\n"
+"                    (default) or zh (the chinese of the seed documents)\n"
 "  Integers are decimal digits, with '-' before a negative one.\n"
 "\n"
 "other options:\n"
@@ -336,15 +336,18 @@ cli_read(int argc, char **argv, struct cli *c, struct desc *d)
 
 	memset(c, 0, sizeof *c);
 	desc_init(d, FROM_CLI);
-	/* the language first, whatever its place: the messages about the
-	 * operands before it speak it too (a bad one is reported below) */
+	/* the first language given, whatever its place: the messages about
+	 * the operands before it speak it too (a bad one, or a second, is
+	 * reported below) */
 	for (int i = 1; i < argc && strcmp(argv[i], "--") != 0; i++) {
 		const char *v = strncmp(argv[i], "--lang=", 7) == 0 ? argv[i] + 7
 		                : strcmp(argv[i], "--lang") == 0 && i + 1 < argc ? argv[i + 1] : NULL;
 		int k = v ? lang_find(v) : -1;
 
-		if (k >= 0)
+		if (k >= 0) {
 			d->lang = (enum lang)k;
+			break;
+		}
 	}
 	for (int i = 1; i < argc; i++) {
 		const char *arg = argv[i];

@@ -71,9 +71,13 @@ grow_slots(struct desc *d)
 		d->slot[find_slot(d, d->operand[i].name)] = i + 1;
 }
 
-static const char *const given_twice[NLANGS] = {
-	"operand '%s' is given twice",
-	"张量 '%s' 出现了两次",
+/* The messages of desc_add_operand in each language. */
+static const struct operand_words {
+	const char *unknown_dtype;	/* dtype, operand; the dtypes follow */
+	const char *given_twice;	/* operand */
+} operand_words[NLANGS] = {
+	{"unknown dtype '%s' of operand '%s': expected ", "operand '%s' is given twice"},
+	{"未知的数据类型 '%s'（张量 '%s'），可用的有：", "张量 '%s' 出现了两次"},
 };
 
 /*
@@ -100,14 +104,13 @@ desc_add_operand(struct desc *d, const char *text, struct strbuf *err)
 	if (operand_parse(text, op, d->lang, err) != 0)
 		return -1;
 	if (op->dtype[0] && !dtype_find(op->dtype)) {
-		sb_printf(err, "unknown dtype '%s' of operand '%s': expected ", op->dtype,
-		          op->name);
+		sb_printf(err, operand_words[d->lang].unknown_dtype, op->dtype, op->name);
 		dtype_list(err);
 		return -1;
 	}
 	k = find_slot(d, op->name);
 	if (d->slot[k]) {
-		sb_printf(err, given_twice[d->lang], op->name);
+		sb_printf(err, operand_words[d->lang].given_twice, op->name);
 		return -1;
 	}
 	d->slot[k] = ++d->nops;

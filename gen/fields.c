@@ -28,7 +28,7 @@ static const struct field_words {
 	}, {
 		"%s '%s' 不对：应当是一个整数",
 		"%s %s 超出了范围：必须在 %lld 到 %lld 之间",
-		"%s 不对：%s",
+		"%s：%s",
 	}
 };
 

@@ -28,8 +28,8 @@ void error_at(const char *where, const char *fmt, ...);
 #define die(...) die_at(progname, __VA_ARGS__)
 
 /*
-** The languages of --explain and of the messages about shapes, axes and
-** in-place results (--lang); the rest of bcastgen speaks English.
+** The languages of --explain and of the messages about shapes, operands,
+** axes and in-place results (--lang); the rest of bcastgen speaks English.
 */
 enum lang {
 	LANG_EN,

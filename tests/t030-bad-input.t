@@ -69,18 +69,22 @@ done <<EOF_CASES
 1|x=2,1,4 y=3,2 --lang=zh|bcastgen: error: 这些形状的张量无法一起广播：x(2,1,4) y(3,2)
 1|--lang zh --axis 1 x=2,3 y=1,3|bcastgen: error: axis 1 超出了范围（x(2,3) 和 y(1,3)），两者维度数相同，axis 只能是 -1 或 0
 1|--lang fr x=2|bcastgen: error: bad lang 'fr': expected en or zh
-1|x=2,a --lang zh|bcastgen: error: 维度大小 'a' 不对（形状 '2,a'，张量 'x'）：维度的大小是非负整数
+1|x=2,a --lang zh|bcastgen: error: 维度大小 'a' 不对（形状 '2,a'，张量 'x'）：维度的大小必须是非负整数
 1|--lang zh x=2,,3|bcastgen: error: 形状 '2,,3' 里有一个维度的大小是空的（张量 'x'）
 1|--lang zh x=99999999999999999999|bcastgen: error: 维度大小 '99999999999999999999' 太大了（张量 'x'）：上限是 9223372036854775807
 1|--lang zh x=4294967296,4294967296|bcastgen: error: 张量 'x' 的元素个数超过了上限 9223372036854775807
 1|--lang zh $rank65|bcastgen: error: 张量 'x' 的维度超过了 64 个
-1|--lang zh x|bcastgen: error: 张量应当写成 名字=形状（或者给一个规格文件 NAME.lua），这里是 'x'
-1|--lang zh 2x=3|bcastgen: error: 张量名 '2x' 不是 C 的标识符
+1|--lang zh x|bcastgen: error: 张量应写成 NAME=SHAPE（或者给一个规格文件 NAME.lua），收到的是 'x'
+1|--lang zh 2x=3|bcastgen: error: 张量名 '2x' 不是合法的 C 标识符
 1|--lang zh x:=3|bcastgen: error: 数据类型 '' 不对（张量 'x'）
 1|--lang zh x=3 x=3|bcastgen: error: 张量 'x' 出现了两次
+1|--lang zh aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa=3|bcastgen: error: 张量名 'aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa' 超过了 63 个字符
+1|--lang zh x:f33=3|bcastgen: error: 未知的数据类型 'f33'（张量 'x'），可用的有：f16 f32 f64 i8 i16 i32 i64 u8 u16 u32 u64
+1|--lang zh x=2,a --lang en|bcastgen: error: 维度大小 'a' 不对（形状 '2,a'，张量 'x'）：维度的大小必须是非负整数
+1|--lang en x=2,a --lang zh|bcastgen: error: bad size 'a' in shape '2,a' of operand 'x': sizes are non-negative integers
 1|--lang zh --axis foo x=2 y=2|bcastgen: error: axis 'foo' 不对：应当是一个整数
 1|--lang zh --axis=99999999999 x=2 y=2|bcastgen: error: axis 99999999999 超出了范围：必须在 -2147483648 到 2147483647 之间
-1|--lang zh --op copy --out-shape 2, x=2|bcastgen: error: --out-shape 不对：形状 '2,' 里有一个维度的大小是空的（张量 'out'）
+1|--lang zh --op copy --out-shape 2, x=2|bcastgen: error: --out-shape：形状 '2,' 里有一个维度的大小是空的（张量 'out'）
 1|--lang zh --unroll-limit x -o k.c x=2|bcastgen: error: bad unroll limit 'x': expected an integer
 1|--explain --elements x=20,20 y=20|bcastgen: error: --elements lists at most 256 elements, and the result has 400: leave it out, or explain smaller shapes
 1|--templates /nonexistent --explain x=2|bcastgen: error: cannot open template '/nonexistent/explain.txt.lt': No such file or directory
@@ -183,7 +187,7 @@ run_case 1 "int.lua:1: error: kernel 'k': field 'axis': bad axis ' 1': expected 
 printf 'kernel "k" { lang = "zh", axis = " 1", "x=2,3", "y=3" }\n' >int.lua
 run_case 1 "int.lua:1: error: kernel 'k': field 'axis': axis ' 1' 不对：应当是一个整数" int.lua -o k.c
 printf 'kernel "k" { "x=2,a", lang = "zh" }\n' >int.lua
-run_case 1 "int.lua:1: error: kernel 'k': 维度大小 'a' 不对（形状 '2,a'，张量 'x'）：维度的大小是非负整数" int.lua -o k.c
+run_case 1 "int.lua:1: error: kernel 'k': 维度大小 'a' 不对（形状 '2,a'，张量 'x'）：维度的大小必须是非负整数" int.lua -o k.c
 printf 'kernel "k" { unroll_limit = "+4", "x=3" }\n' >int.lua
 run_case 1 "int.lua:1: error: kernel 'k': field 'unroll_limit': bad unroll limit '+4': expected an integer" int.lua -o k.c
 rm int.lua
