@@ -29,7 +29,7 @@ function wrap(s, columns, indent)
     elseif ch == "\3" and last and not last.space then
       last.text, last.width, last.wide = last.text .. " ", last.width + 1, false
     elseif last and not last.space and (closing[ch] or last.open or not (is_wide or last.wide)) then
-      last.text, last.width, last.open = last.text .. ch, last.width + (is_wide and 2 or 1), opening[ch]
+      last.text, last.width, last.wide, last.open = last.text .. ch, last.width + (is_wide and 2 or 1), is_wide, opening[ch]
     else
       units[#units + 1] = {text = ch, width = is_wide and 2 or 1, wide = is_wide, open = opening[ch]}
     end
@@ -415,8 +415,8 @@ function en.expr_unrolled(f) return "Unrolled, the expression " .. f .. " is com
 function zh.expr_unrolled(f) return "展开后，表达式 " .. f .. " 在每个元素自己的语句里计算。" end
 
 -- The elements.
-en.elements = "Every element of the result, as the seeds write it: a stretched dimension reads index 0, and a dimension an operand does not have is left out."
-zh.elements = "结果的每个元素，写法同种子文档：被扩展的维度读下标 0，张量没有的维度不写。"
+en.elements = "Every element of the result, with the elements it reads: a stretched dimension reads index 0, and a dimension an operand does not have is left out."
+zh.elements = "结果的每个元素，以及它读取的元素：被扩展的维度读下标 0，张量没有的维度不写。"
 
 -- The picture's words (explain.svg.lt).
 en.picture = {
