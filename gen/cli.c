@@ -363,10 +363,9 @@ cli_read(int argc, char **argv, struct cli *c, struct desc *d)
 			only_operands = 1;
 		} else if (strcmp(arg, "-h") == 0 || strcmp(arg, "--help") == 0) {
 			print_help();
-			exit(EXIT_OK);
+			finish(NULL, EXIT_OK);
 		} else if (strcmp(arg, "--version") == 0) {
-			puts("bcastgen " VERSION);
-			exit(EXIT_OK);
+			finish("bcastgen " VERSION "\n", EXIT_OK);
 		} else if (!take_option(argc, argv, &i, c, d)) {
 			usage_error("unknown option '%s'", arg);
 		}

@@ -66,17 +66,6 @@ print_timings(const struct run *r)
 	        r->time[RENDER], r->time[WRITE], r->n, r->n == 1 ? "" : "s");
 }
 
-/* Print STR to stdout and exit with STATUS, reporting a failed write. */
-static void
-finish(const char *str, int status)
-{
-	if (str)
-		fputs(str, stdout);
-	if (fflush(stdout) != 0 || ferror(stdout))
-		die("cannot write to standard output:");
-	exit(status);
-}
-
 /* Die with ERR about the kernel D: at its spec line, if it has one. */
 static void
 die_kernel(const struct run *r, const struct desc *d, const char *err)
@@ -586,8 +575,8 @@ answer(struct run *r)
 	}
 	if (r->cli.shape || !r->cli.explain)
 		print_result(r, &k->b, &out);
-	if (out.s)
-		fputs(out.s, stdout);
+	/* before -o writes its files, so that a failure leaves none */
+	put_stdout(out.s);
 	sb_free(&out);
 	sb_free(&file);
 	kernel_free(k);

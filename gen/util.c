@@ -38,6 +38,27 @@ error_at(const char *where, const char *fmt, ...)
 	va_end(ap);
 }
 
+/*
+** Print STR, if any, to stdout, and see it written: a write that failed
+** (a full disk, a closed stdout) is an error.
+*/
+void
+put_stdout(const char *str)
+{
+	if (str)
+		fputs(str, stdout);
+	if (fflush(stdout) != 0 || ferror(stdout))
+		die("cannot write to standard output:");
+}
+
+/* Print STR, if any, to stdout, then exit with STATUS. */
+void
+finish(const char *str, int status)
+{
+	put_stdout(str);
+	exit(status);
+}
+
 const char *const lang_names[NLANGS] = {"en", "zh"};
 
 /* Return the language named S, or -1. */

@@ -26,6 +26,8 @@ void error_at(const char *where, const char *fmt, ...);
 #define error(...) error_at(progname, __VA_ARGS__)
 #define die_at(...) (error_at(__VA_ARGS__), exit(EXIT_INPUT))
 #define die(...) die_at(progname, __VA_ARGS__)
+void put_stdout(const char *str);
+void finish(const char *str, int status);
 
 /*
 ** The languages of --explain and of the messages about shapes, operands,

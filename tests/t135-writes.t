@@ -86,6 +86,15 @@ ln -s /dev/full full.c
 [ $? = 1 ] && grep -q "cannot write 'full.c': No space left on device" err \
 	&& [ -L full.c ] && [ ! -e full.h ]
 check $? "-o onto /dev/full: a clear error, exit 1, no header written"
+"$GEN" --explain -o ex.c $A >/dev/full 2>err
+[ $? = 1 ] && grep -q "cannot write to standard output: No space left on device" err \
+	&& [ ! -e ex.c ] && [ ! -e ex.h ]
+check $? "--explain -o with stdout on /dev/full: a clear error, exit 1, no file written"
+for opt in --help --version; do
+	"$GEN" $opt >/dev/full 2>err
+	[ $? = 1 ] && grep -q "cannot write to standard output" err
+	check $? "$opt onto /dev/full: a clear error, exit 1"
+done
 cd ..
 
 # 3. Symlinks are followed.
