@@ -39,6 +39,7 @@ static const char usage_text[] =
 "                    explanation, the picture and the kernel)\n"
 "  --elements        --explain lists every element of the result with the\n"
 "                    elements it reads, for results of up to 256 elements\n"
+"                    (in the text and on the page, not in the picture)\n"
 "  -M, --depfile F   with -o, also write a Make depfile F: the outputs depend\n"
 "                    on the spec and the templates read from --templates\n"
 "  -MT, --depfile-target TARGET\n"
@@ -399,6 +400,9 @@ cli_read(int argc, char **argv, struct cli *c, struct desc *d)
 	if ((c->format || c->elements) && !c->explain)
 		usage_error("%s needs --explain: it says how to explain",
 		            c->format ? "--format" : "--elements");
+	if (c->elements && c->as == FORMAT_SVG)
+		usage_error("--elements lists the elements in words: with --format text "
+		            "or html, not svg");
 	if (c->as != FORMAT_TEXT && c->output)
 		usage_error("--format %s writes the explanation to standard output: "
 		            "not with -o", c->format);

@@ -90,6 +90,7 @@ static const struct main_words {
 	const char *not_out_shape;	/* then --out-shape's */
 	const char *inplace_dtype;	/* the operand, its dtype, the result's */
 	const char *elements;		/* the most listed, the result's count */
+	const char *operand_limit;	/* the limit, the operands */
 } main_words[NLANGS] = {
 	{
 		"cannot write the result in place into '%s': the result shape ",
@@ -98,7 +99,9 @@ static const struct main_words {
 		" is not the --out-shape ",
 		"--inplace writes the result into '%s', whose dtype %s is not the result's %s",
 		"--elements lists at most %d elements, and the result has %llu: leave it "
-		"out, or explain smaller shapes"
+		"out, or explain smaller shapes",
+		"a kernel takes at most %d operands (C guarantees that many parameters to "
+		"a function), and there are %d"
 	}, {
 		"不能把结果原地写回 '%s'：结果的形状 ",
 		" 不是 '%s' 的形状 ",
@@ -106,7 +109,8 @@ static const struct main_words {
 		" 不是 --out-shape ",
 		"--inplace 把结果写回 '%s'，它的类型 %s 不是结果的类型 %s",
 		"--elements 最多列出 %d 个元素，而结果有 %llu 个：去掉 --elements，或者"
-		"解释更小的形状"
+		"解释更小的形状",
+		"一个内核最多接受 %d 个张量（C 保证函数至少可以有这么多参数），这里有 %d 个"
 	}
 };
 
@@ -465,6 +469,7 @@ struct explain_render {
 	const struct run *r;
 	const struct kernel *k;
 	int planned;		/* K has a plan: its model is the kernel's */
+	const char *no_kernel;	/* else why not, if the broadcast worked */
 	struct strbuf *out;
 };
 
@@ -498,8 +503,12 @@ explain_lua(lua_State *L, void *ud)
 		model_push_bcast(L, &a->k->b, r->cli_kernel.inplace);
 	lua_pushstring(L, lang_names[r->cli_kernel.lang]);
 	lua_setfield(L, -2, "lang");
-	lua_pushboolean(L, r->cli.elements && a->planned && a->k->plan.count <= CLI_ELEMENTS_MAX);
+	lua_pushboolean(L, r->cli.elements && a->planned);
 	lua_setfield(L, -2, "elements");
+	if (a->no_kernel) {
+		lua_pushstring(L, a->no_kernel);
+		lua_setfield(L, -2, "no_kernel");
+	}
 	if (a->planned) {
 		struct strbuf marked = {0};
 
@@ -536,22 +545,31 @@ static void
 answer(struct run *r)
 {
 	struct kernel *k = xmalloc(sizeof *k);
-	struct strbuf out = {0}, err = {0}, file = {0};
+	struct strbuf out = {0}, err = {0}, file = {0}, limit = {0};
 	struct desc *d = &r->cli_kernel;
-	int planned = 0;
+	const struct main_words *w = &main_words[d->lang];
+	int planned = 0, broadcast;
+	struct shape result;
 
 	memset(k, 0, sizeof *k);
 	resolve(d, k, &err);
-	/* the kernel, as -o would make it: past PLAN_MAX_INPUTS, none */
-	if (r->cli.explain && !err.s && d->nops <= PLAN_MAX_INPUTS) {
+	broadcast = !err.s;
+	if (broadcast && r->cli.elements) {
+		bcast_result_shape(&k->b, &result);
+		if (shape_count(&result) > CLI_ELEMENTS_MAX)
+			die(w->elements, CLI_ELEMENTS_MAX,
+			    (unsigned long long)shape_count(&result));
+	}
+	/* the kernel, as -o would make it; past the operand limit, none,
+	 * and the explanation says so as it says why on any error */
+	if (r->cli.explain && broadcast && d->nops > PLAN_MAX_INPUTS) {
+		sb_printf(&limit, w->operand_limit, PLAN_MAX_INPUTS, d->nops);
+	} else if (r->cli.explain && broadcast) {
 		sb_printf(&file, "%s.c", d->name ? d->name : "kernel");
 		describe(r->cli.output ? r->cli.output : file.s, d, k, &err);
 		if (!err.s)
 			plan(k, &err);
 		planned = !err.s;
-		if (planned && r->cli.elements && k->plan.count > CLI_ELEMENTS_MAX)
-			sb_printf(&err, main_words[d->lang].elements, CLI_ELEMENTS_MAX,
-			          (unsigned long long)k->plan.count);
 	}
 	if (planned && explain_templates[r->cli.as].with_c) {
 		r->desc = d;
@@ -562,7 +580,8 @@ answer(struct run *r)
 		check_names(r);
 	}
 	if (r->cli.explain) {
-		struct explain_render a = {r, k, planned, &out};
+		struct explain_render a = {r, k, planned, limit.s ? limit.s : broadcast ? err.s : NULL,
+		                           &out};
 
 		if (lhost_protect(r->L, 0, explain_lua, &a) != 0)
 			exit(EXIT_INPUT);
@@ -579,6 +598,7 @@ answer(struct run *r)
 	put_stdout(out.s);
 	sb_free(&out);
 	sb_free(&file);
+	sb_free(&limit);
 	kernel_free(k);
 	free(k);
 }

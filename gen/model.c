@@ -396,6 +396,8 @@ model_push_kernel(lua_State *L, const struct kernel *k)
 	set_str(L, "strategy", plan_strategy_name(p->strategy));
 	set_str(L, "why", whys[p->why]);
 	set_int(L, "unroll_limit", (long long)p->unroll_limit);
+	set_int(L, "unroll_nodes", p->unroll_nodes);
+	set_int(L, "unroll_budget", PLAN_UNROLL_NODES);
 	set_dims_made(L, p, b->rank);
 	set_str(L, "store", stores[p->store]);
 	set_bool(L, "reordered", p->reordered);

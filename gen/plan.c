@@ -742,6 +742,7 @@ choose_strategy(struct plan *p, const struct plan_request *rq, int nodes, struct
 	}
 	if (limit * (uint64_t)nodes > PLAN_UNROLL_NODES) {
 		limit = PLAN_UNROLL_NODES / (uint64_t)nodes;
+		p->unroll_nodes = nodes;
 		if (rq->strategy == PLAN_UNROLL && p->count > limit) {
 			sb_printf(err, "cannot unroll %llu elements of an expression of %d "
 			          "nodes: at most %d nodes are unrolled in all (use --strategy "
@@ -762,8 +763,10 @@ choose_strategy(struct plan *p, const struct plan_request *rq, int nodes, struct
 		          PLAN_UNROLL_CEILING);
 		return -1;
 	}
-	if (rq->goal == GOAL_SIZE && limit > PLAN_SIZE_UNROLL_MAX)
+	if (rq->goal == GOAL_SIZE && limit > PLAN_SIZE_UNROLL_MAX) {
 		limit = PLAN_SIZE_UNROLL_MAX;
+		p->unroll_nodes = 0;
+	}
 	p->unroll_limit = limit;
 	p->why = WHY_ASKED;
 	if (rq->strategy == PLAN_UNROLL
@@ -896,9 +899,14 @@ order_loops(struct plan *p, const int *order, int n, struct strbuf *err)
 
 	for (int k = 0; ok && k < n; k++)
 		ok = order[k] >= 0 && order[k] < p->nloops && !seen[order[k]]++;
+	if (!ok && p->nloops == 1) {
+		sb_printf(err, "the plan has one loop, of %llu iterations: the only loop "
+		          "order is 0", (unsigned long long)p->loop[0].extent);
+		return -1;
+	}
 	if (!ok) {
-		sb_printf(err, "the loop order must list each of the plan's %d loop%s once, "
-		          "outermost first", p->nloops, p->nloops == 1 ? "" : "s");
+		sb_printf(err, "the loop order must list each of the plan's %d loops once, "
+		          "outermost first", p->nloops);
 		for (int l = 0; l < p->nloops; l++)
 			sb_printf(err, "%s%llu", l ? ", " : "; their trip counts are ",
 			          (unsigned long long)p->loop[l].extent);

@@ -199,6 +199,8 @@ struct plan {
 	uint64_t unroll_limit;		/* elements unrolled at most, as applied: the
 					   --unroll-limit, less for a long expression or
 					   --optimize size */
+	int unroll_nodes;		/* the expression's nodes, when they lowered
+					   unroll_limit (PLAN_UNROLL_NODES in all); else 0 */
 	struct plan_dim dim[SHAPE_MAX_RANK];	/* how each result dimension became a loop */
 	int nin;			/* input operands; the output is index nin */
 	int inplace;			/* the output is input 0 */

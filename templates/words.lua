@@ -295,10 +295,16 @@ function zh.apart(d, span, n, who, has, want)
   return "  第 " .. d .. " 维不能并入" .. span .. "的循环（" .. n .. " 次）：" .. who ..
     " 在这一维的步长是 " .. has .. "，而不是 " .. want
 end
-function en.nloops(n) return "So the walk over the result is " .. n .. " loop" .. (n == 1 and "" or "s") .. (n > 1 and ", outermost first:" or ":") end
-function zh.nloops(n) return "所以遍历结果需要 " .. n .. " 层循环" .. (n > 1 and "，从外到内：" or "：") end
-en.reordered = "They run in the order asked with --loop-order."
-zh.reordered = "它们按 --loop-order 指定的顺序嵌套。"
+-- "So the walk over the result is 3 loops, outermost first:", and when
+-- REORDERED, in the order --loop-order asked.
+function en.nloops(n, reordered)
+  return "So the walk over the result is " .. n .. " loop" .. (n == 1 and "" or "s") ..
+    (n > 1 and ", outermost first" or "") .. (reordered and ", in the order asked with --loop-order:" or ":")
+end
+function zh.nloops(n, reordered)
+  return "所以遍历结果需要 " .. n .. " 层循环" .. (n > 1 and "，从外到内" or "") ..
+    (reordered and "，按 --loop-order 指定的顺序嵌套：" or "：")
+end
 function en.widened(u) return " (" .. u .. " iterations split from the loop around the block)" end
 function zh.widened(u) return "（从块外的循环拆出的 " .. u .. " 次）" end
 en.written = " (written out)"
@@ -327,14 +333,24 @@ function en.again(x, still, n)
   return "  " .. x .. " does not move in " .. still .. ": the same " .. n .. " element" .. (n == 1 and " is" or "s are") .. " read again in each of its iterations."
 end
 function zh.again(x, still, n)
-  return "  " .. x .. " 在 " .. still .. " 中不移动：它的每次迭代都重新读取同样的 " .. n .. " 个元素。"
+  return "  " .. x .. " 在 " .. still .. " 中不移动：" .. still .. " 的每次迭代都重新读取 " .. x .. " 的同样 " .. n .. " 个元素。"
 end
+function en.no_kernel(why) return "No kernel is made: " .. why .. "." end
+function zh.no_kernel(why) return "不生成内核：" .. why .. "。" end
 function en.via_output(x) return "  " .. x .. " is read through the output's pointer, as the result is written into it." end
 function zh.via_output(x) return "  " .. x .. " 通过输出的指针读取，因为结果就写回它。" end
 
 -- The strategy.
 en.strategy_intro = "The strategy: "
 zh.strategy_intro = "选择策略。"
+-- The unroll limit as applied: "64", or when the expression's NODES
+-- lowered it, "8: 1024 nodes in all, 128 an element".
+function en.unroll_limit(n, nodes, budget)
+  return nodes > 0 and n .. ": " .. budget .. " nodes in all, " .. nodes .. " an element" or tostring(n)
+end
+function zh.unroll_limit(n, nodes, budget)
+  return nodes > 0 and n .. "：总共最多 " .. budget .. " 个节点，每个元素 " .. nodes .. " 个" or tostring(n)
+end
 function en.why(p)
   if p.why == "empty" then return "the result has no elements, so the kernel does nothing." end
   if p.why == "asked" then return p.strategy .. ", as asked with --strategy " .. p.strategy .. "." end
@@ -442,13 +458,13 @@ en.picture = {
     return (aligned and "The aligned shapes have " or "The largest shape has ") .. r .. " dimensions"
   end,
   table = function(has, lead, n, rows, cols)
-    return has .. ", and the " .. (n and n .. " " or "") .. "slices over " .. lead ..
-      " are too many to draw: the table gives their sizes, stretched ones marked 1→n, and each grid is only the first slice (dims " ..
+    return has .. ", and the slices over " .. lead .. (n and " (" .. n .. ")" or "") ..
+      " are more than a row lays out (8 slices, along 3 dimensions at most): the table gives their sizes, stretched ones marked 1→n, and each grid is only the first slice (dims " ..
       rows .. " and " .. cols .. ")."
   end,
   last = function(has, lead, n, k, before, rows, cols)
-    return has .. ", and the " .. (n and n .. " " or "") .. "slices over " .. lead ..
-      " are too many to draw: the table gives their sizes, stretched ones marked 1→n, and each shape is drawn as a row of 2-D slices over dim " ..
+    return has .. ", and the slices over " .. lead .. (n and " (" .. n .. ")" or "") ..
+      " are more than a row lays out (8 slices, along 3 dimensions at most): the table gives their sizes, stretched ones marked 1→n, and each shape is drawn as a row of 2-D slices over dim " ..
       k .. " alone, at index 0 of " .. before .. " (above each slice); a slice's rows and columns are dims " .. rows .. " and " .. cols ..
       ", and a slice that is a stretched copy is faded."
   end,
@@ -493,12 +509,12 @@ zh.picture = {
   title = function(ops) return "广播 " .. ops end,
   by_numpy = "：NumPy 规则",
   by_axis = function(k) return "：Paddle 的 axis = " .. k end,
-  own = "操作数自身的元素",
+  own = "张量自身的元素",
   copy = "扩展时复制出的副本（步长为 0）",
-  pad = "(1)：操作数没有的维度，按 1 计",
+  pad = "(1)：张量没有的维度，按 1 计",
   numbers = "格中的数字：元素在自己数组中的序号",
   conflict = "冲突的大小",
-  scalars = "所有操作数都是标量，形状为 ()：结果只有一个元素。",
+  scalars = "所有张量都是标量，形状为 ()：结果只有一个元素。",
   grids = "每个形状按对齐后的位置画成网格（形状从最后一个维度对齐）；大小为 1 的维度通过复制来扩展（淡色的格子）。",
   slices = function(has, lead, rows, cols)
     return has .. "，所以每个形状画成一行二维切片，" .. lead .. "的每个下标一片（下标写在切片上方）；切片的行和列是维度 " ..
@@ -508,12 +524,12 @@ zh.picture = {
     return (aligned and "对齐后的形状有 " or "最大的形状有 ") .. r .. " 个维度"
   end,
   table = function(has, lead, n, rows, cols)
-    return has .. "，沿" .. lead .. "的" .. (n and " " .. n .. " 个" or "") ..
-      "切片太多，画不下：表中给出这些维度的大小，扩展的维度标为 1→n，每个网格只画第一个切片（维度 " .. rows .. " 和 " .. cols .. "）。"
+    return has .. "，沿" .. lead .. "的切片" .. (n and "（" .. n .. " 个）" or "") ..
+      "超出了一行能排下的范围（最多 8 个切片，最多沿 3 个维度）：表中给出这些维度的大小，扩展的维度标为 1→n，每个网格只画第一个切片（维度 " .. rows .. " 和 " .. cols .. "）。"
   end,
   last = function(has, lead, n, k, before, rows, cols)
-    return has .. "，沿" .. lead .. "的" .. (n and " " .. n .. " 个" or "") ..
-      "切片太多，画不下：表中给出这些维度的大小，扩展的维度标为 1→n；每个形状只画沿维度 " .. k .. " 的一行二维切片，" .. before ..
+    return has .. "，沿" .. lead .. "的切片" .. (n and "（" .. n .. " 个）" or "") ..
+      "超出了一行能排下的范围（最多 8 个切片，最多沿 3 个维度）：表中给出这些维度的大小，扩展的维度标为 1→n；每个形状只画沿维度 " .. k .. " 的一行二维切片，" .. before ..
       "取下标 0（下标写在切片上方）；切片的行和列是维度 " .. rows .. " 和 " .. cols .. "，复制出的切片画成淡色。"
   end,
   lead_dims = function(a, b)
@@ -528,13 +544,13 @@ zh.picture = {
   end,
   cut_table = function(n, r) return "表中列出 " .. r .. " 个维度中的 " .. n .. " 个，⋯ 代表其余的维度。" end,
   no_numbers = "元素太多，格中不写数字。",
-  zero = "结果有一个大小为 0 的维度，所以没有元素（∅）；每个操作数按自己的大小画出。",
+  zero = "结果有一个大小为 0 的维度，所以没有元素（∅）；每个张量按自己的大小画出。",
   mismatch = function(d, a, sa, b, sb)
     return "在维度 " .. d .. " 上，" .. a .. " 是 " .. sa .. "，" .. b .. " 是 " .. sb ..
-      "，都不是 1，所以这些形状不能广播，没有结果。每个操作数按自己的大小对齐画出。"
+      "，都不是 1，所以这些形状不能广播，没有结果。每个张量按自己的大小对齐画出。"
   end,
-  axis = function(k) return "轴 " .. k .. " 对这些形状无效，所以不做对齐：每个操作数按自己的形状画出。" end,
-  operands = function(n) return "Paddle 的轴只适用于恰好两个操作数，这里有 " .. n .. " 个：每个操作数按自己的形状画出。" end,
+  axis = function(k) return "轴 " .. k .. " 对这些形状无效，所以不做对齐：每个张量按自己的形状画出。" end,
+  operands = function(n) return "Paddle 的轴只适用于恰好两个张量，这里有 " .. n .. " 个：每个张量按自己的形状画出。" end,
   too_big = "结果的元素会超过 2^63 − 1 个，超出了形状的上限：不生成内核。",
   placed = function(y, x, axis, k, trimmed)
     return "Paddle 的 axis = " .. axis .. (axis ~= k and "（即 " .. k .. "）" or "") .. "：" .. (trimmed and "先去掉 " .. y .. " 尾部大小为 1 的维度，再" or "") ..
@@ -542,9 +558,9 @@ zh.picture = {
   end,
   inplace_ok = function(x) return "原地运算：结果写回 " .. x .. "，" .. x .. " 的形状与结果相同。" end,
   inplace_bad = function(r, x, s)
-    return "原地运算：结果 " .. r .. " 要写回 " .. x .. "，但 " .. x .. " 的形状是 " .. s .. "：原地运算不能改变操作数的形状。"
+    return "原地运算：结果 " .. r .. " 要写回 " .. x .. "，但 " .. x .. " 的形状是 " .. s .. "：原地运算不能改变张量的形状。"
   end,
-  some_operands = function(m, n) return "共 " .. n .. " 个操作数，画出其中 " .. m .. " 个；⋮ 代表其余的。" end,
+  some_operands = function(m, n) return "共 " .. n .. " 个张量，画出其中 " .. m .. " 个；⋮ 代表其余的。" end,
   more = function(n) return "还有 " .. n .. " 个" end,
 }
 
@@ -557,7 +573,8 @@ en.page = {
   picture = "Picture",
   kernel = "Kernel",
   kernel_file = function(n) return "The C file that defines " .. n .. "():" end,
-  no_kernel = "No kernel was generated: the explanation says why.",
+  no_kernel = function(why) return "No kernel: " .. why .. "." end,
+  no_kernel_said = "No kernel: the explanation says why.",
   command = "The command that generates it:",
 }
 zh.page = {
@@ -568,6 +585,7 @@ zh.page = {
   picture = "图示",
   kernel = "内核",
   kernel_file = function(n) return "定义 " .. n .. "() 的 C 文件：" end,
-  no_kernel = "没有生成内核：原因见说明。",
+  no_kernel = function(why) return "没有生成内核：" .. why .. "。" end,
+  no_kernel_said = "没有生成内核：原因见说明。",
   command = "生成它的命令：",
 }

@@ -69,6 +69,7 @@ done <<EOF_CASES
 1|x=2,1,4 y=3,2 --lang=zh|bcastgen: error: 这些形状的张量无法一起广播：x(2,1,4) y(3,2)
 1|--lang zh --axis 1 x=2,3 y=1,3|bcastgen: error: axis 1 超出了范围（x(2,3) 和 y(1,3)），两者维度数相同，axis 只能是 -1 或 0
 1|--lang fr x=2|bcastgen: error: bad lang 'fr': expected en or zh
+2|--explain --format svg --elements x=2|bcastgen: error: --elements lists the elements in words: with --format text or html, not svg
 1|x=2,a --lang zh|bcastgen: error: 维度大小 'a' 不对（形状 '2,a'，张量 'x'）：维度的大小必须是非负整数
 1|--lang zh x=2,,3|bcastgen: error: 形状 '2,,3' 里有一个维度的大小是空的（张量 'x'）
 1|--lang zh x=99999999999999999999|bcastgen: error: 维度大小 '99999999999999999999' 太大了（张量 'x'）：上限是 9223372036854775807
