@@ -30,8 +30,9 @@ void put_stdout(const char *str);
 void finish(const char *str, int status);
 
 /*
-** The languages of --explain and of the messages about shapes, operands,
-** axes and in-place results (--lang); the rest of bcastgen speaks English.
+** The languages of --explain and of the messages about shapes, operands
+** as written (NAME=SHAPE), axes and in-place results (--lang); the rest
+** of bcastgen, names' C conflicts and expressions among it, speaks English.
 */
 enum lang {
 	LANG_EN,
