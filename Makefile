@@ -149,7 +149,7 @@ test: $(O)/bcastgen $(UNIT_TESTS)
 	@if $(HAVE_LIBFUZZER); then $(MAKE) --no-print-directory fuzz-build; \
 	else echo 'make check: no libFuzzer runtime (libclang-rt-14-dev): fuzzing smoke run skipped'; fi
 	@start=$$(date +%s); \
-	GEN=$(O)/bcastgen prove --exec '' $(PROVE_FLAGS) tests/*.t $(UNIT_TESTS); \
+	BCASTGEN_O=$(O) GEN=$(O)/bcastgen prove --exec '' $(PROVE_FLAGS) tests/*.t $(UNIT_TESTS); \
 	status=$$?; \
 	echo "make check: $$(($$(date +%s) - start)) s wall time"; \
 	exit $$status

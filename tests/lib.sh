@@ -28,3 +28,10 @@ check() {
 		status=1
 	fi
 }
+
+# install_into DEST: make install into DEST with PREFIX=/usr, of the
+# binary under test: built in make check's O (BCASTGEN_O), as it was
+# built, so that nothing is rebuilt while other tests run it.
+install_into() {
+	make -s -C "$TESTS/.." install ${BCASTGEN_O:+O="$BCASTGEN_O"} DESTDIR="$1" PREFIX=/usr
+}

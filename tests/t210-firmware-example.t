@@ -16,7 +16,7 @@ done
 
 
 dest=$SCRATCH/dest
-make -s -C "$top" install O="$(dirname "$GEN")" DESTDIR="$dest" PREFIX=/usr >log 2>&1
+install_into "$dest" >log 2>&1
 check $? "make install DESTDIR=... PREFIX=/usr" log
 
 cp -r "$top/examples/firmware" fw

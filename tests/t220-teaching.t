@@ -22,10 +22,8 @@ if ! "$PY" -c 'import numpy' 2>/dev/null; then
 fi
 
 
-# Install the binary under test (O: where it was built, so that nothing
-# is rebuilt while other tests run).
 dest=$SCRATCH/dest
-make -s -C "$top" install O="$(dirname "$GEN")" DESTDIR="$dest" PREFIX=/usr >log 2>&1
+install_into "$dest" >log 2>&1
 check $? "make install DESTDIR=... PREFIX=/usr" log
 
 cp -r "$top/examples/teaching" lesson

@@ -15,7 +15,7 @@ files="bin/bcastgen include/bcastgen/bc.h include/bcastgen/bc_math.h
 include/bcastgen/bc_ref.h share/man/man1/bcastgen.1
 share/bcastgen/bcastgen.mk lib/cmake/bcastgen/bcastgen-config.cmake"
 
-make -s -C "$top" install DESTDIR="$dest" PREFIX=/usr >log 2>&1
+install_into "$dest" >log 2>&1
 check $? "make install DESTDIR=... PREFIX=/usr"
 missing=
 for f in $files; do [ -f "$dest/usr/$f" ] || missing="$missing $f"; done
@@ -85,7 +85,7 @@ else
 	check $? "cmake-project: a changed kernel is recompiled"
 fi
 
-make -s -C "$top" uninstall DESTDIR="$dest" PREFIX=/usr >log 2>&1
+make -s -C "$top" uninstall ${BCASTGEN_O:+O="$BCASTGEN_O"} DESTDIR="$dest" PREFIX=/usr >log 2>&1
 check $? "make uninstall"
 [ -z "$(find "$dest" -type f)" ]
 check $? "it removes every installed file"
