@@ -344,7 +344,7 @@ cli_read(int argc, char **argv, struct cli *c, struct desc *d)
 	for (int i = 1; i < argc && strcmp(argv[i], "--") != 0; i++) {
 		const char *v = strncmp(argv[i], "--lang=", 7) == 0 ? argv[i] + 7
 		                : strcmp(argv[i], "--lang") == 0 && i + 1 < argc ? argv[i + 1] : NULL;
-		int k = v ? lang_find(v) : -1;
+		int k = v ? find_name(lang_names, NLANGS, v) : -1;
 
 		if (k >= 0) {
 			d->lang = (enum lang)k;
@@ -390,11 +390,9 @@ cli_read(int argc, char **argv, struct cli *c, struct desc *d)
 				    included_headers[i]);
 	}
 	if (c->format) {
-		int k = 0;
+		int k = find_name(format_names, NFORMATS, c->format);
 
-		while (k < NFORMATS && strcmp(c->format, format_names[k]) != 0)
-			k++;
-		if (k == NFORMATS)
+		if (k < 0)
 			usage_error("bad format '%s': expected text, svg or html", c->format);
 		c->as = (enum explain_format)k;
 	}

@@ -134,13 +134,14 @@ static const char *const stream_names[] = {"auto", "on", "off"};
 static int
 set_stream(struct desc *d, const char *v, struct strbuf *err)
 {
-	for (int k = STREAM_AUTO; k <= STREAM_OFF; k++)
-		if (strcmp(v, stream_names[k]) == 0) {
-			d->stream = (enum plan_stream_ask)k;
-			return 0;
-		}
-	sb_printf(err, "bad stream '%s': expected auto, on or off", v);
-	return -1;
+	int k = find_name(stream_names, STREAM_OFF + 1, v);
+
+	if (k < 0) {
+		sb_printf(err, "bad stream '%s': expected auto, on or off", v);
+		return -1;
+	}
+	d->stream = (enum plan_stream_ask)k;
+	return 0;
 }
 
 static const char *const goal_names[] = {"speed", "size"};
@@ -148,19 +149,20 @@ static const char *const goal_names[] = {"speed", "size"};
 static int
 set_optimize(struct desc *d, const char *v, struct strbuf *err)
 {
-	for (int k = GOAL_SPEED; k <= GOAL_SIZE; k++)
-		if (strcmp(v, goal_names[k]) == 0) {
-			d->goal = (enum plan_goal)k;
-			return 0;
-		}
-	sb_printf(err, "bad optimize '%s': expected speed or size", v);
-	return -1;
+	int k = find_name(goal_names, GOAL_SIZE + 1, v);
+
+	if (k < 0) {
+		sb_printf(err, "bad optimize '%s': expected speed or size", v);
+		return -1;
+	}
+	d->goal = (enum plan_goal)k;
+	return 0;
 }
 
 static int
 set_lang(struct desc *d, const char *v, struct strbuf *err)
 {
-	int k = lang_find(v);
+	int k = find_name(lang_names, NLANGS, v);
 
 	if (k < 0) {
 		sb_printf(err, "bad lang '%s': expected en or zh", v);

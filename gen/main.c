@@ -473,14 +473,19 @@ struct explain_render {
 	struct strbuf *out;
 };
 
-/* The template of each --format, and whether it shows the kernel's C. */
+/*
+** The template of each --format; whether it shows the kernel's C; and
+** the field of a page's model that holds what it renders, if a page
+** holds it.
+*/
 static const struct explain_template {
 	const char *name;
 	int with_c;
+	const char *part;
 } explain_templates[NFORMATS] = {
-	{"explain.txt.lt", 0},
-	{"explain.svg.lt", 0},
-	{"explain.html.lt", 1}
+	{"explain.txt.lt", 0, "text"},
+	{"explain.svg.lt", 0, "svg"},
+	{"explain.html.lt", 1, NULL}
 };
 
 /*
@@ -495,7 +500,6 @@ explain_lua(lua_State *L, void *ud)
 	const struct explain_render *a = ud;
 	const struct run *r = a->r;
 	const struct explain_template *f = &explain_templates[r->cli.as];
-	struct strbuf text = {0}, svg = {0};
 
 	if (a->planned)
 		model_push_kernel(L, a->k);
@@ -517,21 +521,21 @@ explain_lua(lua_State *L, void *ud)
 		lua_setfield(L, -2, "formula_marked");
 		sb_free(&marked);
 	}
+	for (int i = 0; f->with_c && i < NFORMATS; i++) {
+		struct strbuf part = {0};
+
+		if (!explain_templates[i].part)
+			continue;
+		lua_pushvalue(L, -1);
+		if (lhost_render(L, explain_templates[i].name, &part) != 0)
+			return -1;
+		lua_pushstring(L, part.s ? part.s : "");
+		lua_setfield(L, -2, explain_templates[i].part);
+		sb_free(&part);
+	}
 	if (f->with_c) {
-		lua_pushvalue(L, -1);
-		if (lhost_render(L, explain_templates[FORMAT_TEXT].name, &text) != 0)
-			return -1;
-		lua_pushvalue(L, -1);
-		if (lhost_render(L, explain_templates[FORMAT_SVG].name, &svg) != 0)
-			return -1;
-		lua_pushstring(L, text.s ? text.s : "");
-		lua_setfield(L, -2, "text");
-		lua_pushstring(L, svg.s ? svg.s : "");
-		lua_setfield(L, -2, "svg");
 		lua_pushstring(L, r->ctext.s ? r->ctext.s : "");
 		lua_setfield(L, -2, "c_file");
-		sb_free(&text);
-		sb_free(&svg);
 	}
 	return lhost_render(L, f->name, a->out);
 }
@@ -555,18 +559,23 @@ answer(struct run *r)
 	resolve(d, k, &err);
 	broadcast = !err.s;
 	if (broadcast && r->cli.elements) {
+		uint64_t count;
+
 		bcast_result_shape(&k->b, &result);
-		if (shape_count(&result) > CLI_ELEMENTS_MAX)
-			die(w->elements, CLI_ELEMENTS_MAX,
-			    (unsigned long long)shape_count(&result));
+		if ((count = shape_count(&result)) > CLI_ELEMENTS_MAX)
+			die(w->elements, CLI_ELEMENTS_MAX, (unsigned long long)count);
 	}
-	/* the kernel, as -o would make it; past the operand limit, none,
-	 * and the explanation says so as it says why on any error */
+	/* the kernel, as -o would make it (named after -o's FILE.c, or else
+	 * --name's); past the operand limit, none, and the explanation says
+	 * so as it says why on any error */
+	if (r->cli.output)
+		sb_add(&file, r->cli.output);
+	else
+		sb_printf(&file, "%s.c", d->name ? d->name : "kernel");
 	if (r->cli.explain && broadcast && d->nops > PLAN_MAX_INPUTS) {
 		sb_printf(&limit, w->operand_limit, PLAN_MAX_INPUTS, d->nops);
 	} else if (r->cli.explain && broadcast) {
-		sb_printf(&file, "%s.c", d->name ? d->name : "kernel");
-		describe(r->cli.output ? r->cli.output : file.s, d, k, &err);
+		describe(file.s, d, k, &err);
 		if (!err.s)
 			plan(k, &err);
 		planned = !err.s;
@@ -576,7 +585,7 @@ answer(struct run *r)
 		r->n = 1;
 		alloc_parts(r, 1);
 		render_kernel(r, k, 0, r->c, r->h);
-		render_files(r, r->cli.output ? r->cli.output : file.s);
+		render_files(r, file.s);
 		check_names(r);
 	}
 	if (r->cli.explain) {

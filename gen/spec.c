@@ -201,7 +201,7 @@ l_kernel_body(lua_State *L)
 		             "{ op = \"add\", \"x=2,3\", \"y=3\" }", d->name, d->name);
 	/* the language first: the messages about the operands speak it too */
 	lua_pushliteral(L, "lang");
-	if (lua_rawget(L, 1) == LUA_TSTRING && (lang = lang_find(lua_tostring(L, -1))) >= 0)
+	if (lua_rawget(L, 1) == LUA_TSTRING && (lang = find_name(lang_names, NLANGS, lua_tostring(L, -1))) >= 0)
 		d->lang = (enum lang)lang;
 	lua_pop(L, 1);
 	n = (lua_Integer)lua_rawlen(L, 1);

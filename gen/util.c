@@ -61,12 +61,12 @@ finish(const char *str, int status)
 
 const char *const lang_names[NLANGS] = {"en", "zh"};
 
-/* Return the language named S, or -1. */
+/* Return the index of S among the N strings NAMES, or -1. */
 int
-lang_find(const char *s)
+find_name(const char *const *names, int n, const char *s)
 {
-	for (int k = 0; k < NLANGS; k++)
-		if (strcmp(s, lang_names[k]) == 0)
+	for (int k = 0; k < n; k++)
+		if (strcmp(s, names[k]) == 0)
 			return k;
 	return -1;
 }

@@ -41,7 +41,7 @@ enum lang {
 };
 
 extern const char *const lang_names[NLANGS];
-int lang_find(const char *s);
+int find_name(const char *const *names, int n, const char *s);
 
 void *xmalloc(size_t n);
 void *xrealloc(void *p, size_t n);
