@@ -7,7 +7,12 @@
 ** line; the hash part the options, named as the long options with '_'
 ** for '-' (out_dtype = "u8"). Each kernel fills a description through
 ** the same table of fields as the command line (fields.c), so both share
-** one set of checks and messages.
+** one set of checks and messages. defaults { optimize = "size" } sets
+** fields for the kernels declared after it; a kernel's own fields win.
+**
+** A spec never drops a value it cannot read: reading a global that is
+** not defined (op = mul, for "mul") is an error at its line, and so is
+** giving a new global any value but a function (a spec's helpers).
 **
 ** The file runs in its own Lua state with lhost.c's safe libraries (no
 ** io, os, package, debug or coroutine), without load, print, warn or
@@ -42,6 +47,7 @@
 #include "lhost.h"
 #include "names.h"
 #include "spec.h"
+#include "speclex.h"
 
 #define SPEC_MEGABYTES 64		/* memory a spec may allocate */
 #define SPEC_MEMORY ((size_t)SPEC_MEGABYTES << 20)
@@ -51,6 +57,7 @@
 #define SPEC_SECONDS 10			/* processor time a spec may take */
 #define SPEC_MAX_KERNELS 10000		/* kernels a spec may declare */
 #define DECLARED_KEY "bcastgen.declared"	/* registry: kernel name -> line */
+#define DEFAULTS_KEY "bcastgen.defaults"	/* registry: the defaults' fields */
 
 #define STR(x) STR_(x)
 #define STR_(x) #x
@@ -72,6 +79,8 @@ struct reader {
 	clock_t start;		/* processor time when the spec started */
 	const char *over;	/* the error of the limit passed, or NULL */
 	int declared;		/* kernel names declared */
+	int defaults_line;	/* the line of the defaults in force, or 0 */
+	struct desc scratch;	/* where defaults' fields are checked */
 };
 
 /*
@@ -97,9 +106,9 @@ step_hook(lua_State *L, lua_Debug *ar)
 	}
 }
 
-/* Raise "CHUNK:LINE: MSG" for the kernel declared at LINE. */
+/* Raise "CHUNK:LINE: MSG". */
 static int
-kernel_error(lua_State *L, const struct reader *r, int line, const char *fmt, ...)
+spec_error(lua_State *L, const struct reader *r, int line, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -111,13 +120,35 @@ kernel_error(lua_State *L, const struct reader *r, int line, const char *fmt, ..
 	return lua_error(L);
 }
 
-/* Raise the error in ERR (freed) about kernel D, declared at LINE. */
+/*
+** A table of fields: a kernel's (who "kernel 'k'") or the defaults'
+** (who "defaults"), written by the call on line LINE.
+*/
+struct fields_table {
+	int idx;		/* its stack index */
+	int line;
+	const char *who;
+};
+
+/*
+** The line the field NAME (NULL: operand INDEX, 1-based) of T is written
+** on, if its table is written out at its call; else T's line.
+*/
 static int
-desc_error(lua_State *L, const struct reader *r, const struct desc *d, struct strbuf *err)
+field_line(const struct reader *r, const struct fields_table *t, const char *name, int index)
+{
+	return speclex_field_line(r->src->s ? r->src->s : "", r->src->len, t->line, name, index);
+}
+
+/* Raise "CHUNK:LINE: WHO: ERR" for T's field NAME (or operand INDEX); ERR is freed. */
+static int
+field_error(lua_State *L, const struct reader *r, const struct fields_table *t,
+            const char *name, int index, struct strbuf *err)
 {
 	lua_pushstring(L, err->s);
 	sb_free(err);
-	return kernel_error(L, r, d->line, "kernel '%s': %s", d->name, lua_tostring(L, -1));
+	return spec_error(L, r, field_line(r, t, name, index), "%s: %s", t->who,
+	                  lua_tostring(L, -1));
 }
 
 /* Return whether the string at IDX holds a NUL byte, which C would cut it at. */
@@ -130,36 +161,107 @@ has_nul(lua_State *L, int idx)
 	return strlen(str) != len;
 }
 
-/* Set row K of the field table in D from the value on top of the stack. */
+/*
+** Set row K of the field table in D from the value on top of the stack,
+** written in T; a float with an integer's value counts as that integer.
+*/
 static void
-set_field(lua_State *L, const struct reader *r, struct desc *d, int k)
+set_field(lua_State *L, const struct reader *r, const struct fields_table *t,
+          struct desc *d, int k)
 {
 	struct strbuf err = {0};
 	const char *name = field_name(k);
 	int type = lua_type(L, -1);
+	int exact;
+	lua_Integer i;
 
 	if (!field_takes_value(k) && type != LUA_TBOOLEAN) {
 		sb_printf(&err, "field '%s': expected true or false, not a %s", name,
 		          lua_typename(L, type));
-		desc_error(L, r, d, &err);
+		field_error(L, r, t, name, 0, &err);
 	}
-	if (field_takes_value(k) && type != LUA_TSTRING && !lua_isinteger(L, -1)) {
+	if (type == LUA_TNUMBER && !lua_isinteger(L, -1)) {
+		i = lua_tointegerx(L, -1, &exact);
+		if (!exact) {
+			sb_printf(&err, "field '%s': %s is not an integer", name,
+			          lua_tostring(L, -1));
+			field_error(L, r, t, name, 0, &err);
+		}
+		lua_pop(L, 1);
+		lua_pushinteger(L, i);
+	}
+	if (field_takes_value(k) && type != LUA_TSTRING && type != LUA_TNUMBER) {
 		sb_printf(&err, "field '%s': expected a string or an integer, not a %s",
 		          name, lua_typename(L, type));
-		desc_error(L, r, d, &err);
+		field_error(L, r, t, name, 0, &err);
 	}
 	if (type == LUA_TBOOLEAN && !lua_toboolean(L, -1))
 		return;
 	if (type == LUA_TSTRING && has_nul(L, -1)) {
 		sb_printf(&err, "field '%s': the value holds a NUL byte", name);
-		desc_error(L, r, d, &err);
+		field_error(L, r, t, name, 0, &err);
 	}
 	lua_pushvalue(L, -1);	/* lua_tostring converts an integer in place */
 	sb_printf(&err, "field '%s': ", name);
 	if (field_set(d, k, type == LUA_TBOOLEAN ? "" : lua_tostring(L, -1), &err) != 0)
-		desc_error(L, r, d, &err);
+		field_error(L, r, t, name, 0, &err);
 	lua_pop(L, 1);
 	sb_free(&err);
+}
+
+/*
+** Check the keys of T: the operands 1..NOPS and field names; report the
+** least other key, so that the message is fixed.
+*/
+static void
+check_keys(lua_State *L, const struct reader *r, const struct fields_table *t, lua_Integer nops)
+{
+	struct strbuf err = {0};
+	const char *unknown = NULL;
+
+	lua_pushnil(L);
+	while (lua_next(L, t->idx)) {
+		lua_pop(L, 1);
+		if (lua_isinteger(L, -1) && lua_tointeger(L, -1) >= 1 && lua_tointeger(L, -1) <= nops)
+			continue;	/* an operand */
+		if (lua_type(L, -1) != LUA_TSTRING) {
+			sb_add(&err, nops || !lua_isinteger(L, -1)
+			       ? "a key that is not a field name (operands are the "
+			         "strings in order: \"x=2,3\", \"y=3\")"
+			       : "the operands belong to each kernel: defaults takes fields only");
+			field_error(L, r, t, NULL, 1, &err);
+		}
+		if (has_nul(L, -1)) {
+			sb_add(&err, "a field name holds a NUL byte");
+			field_error(L, r, t, NULL, 0, &err);
+		}
+		if (field_find(lua_tostring(L, -1), FROM_SPEC) < 0
+		    && (!unknown || strcmp(lua_tostring(L, -1), unknown) < 0))
+			unknown = lua_tostring(L, -1);	/* a key of the table: kept alive */
+	}
+	if (unknown) {
+		sb_printf(&err, "unknown field '%s' (there are ", unknown);
+		field_list(&err);
+		sb_add(&err, nops ? ", and the operands)" : ")");
+		field_error(L, r, t, unknown, 0, &err);
+	}
+}
+
+/*
+** Push field NAME of the kernel's table K, or, where K has none, of the
+** defaults in force; set *FROM to the table it came from.
+*/
+static int
+get_field(lua_State *L, const struct reader *r, const struct fields_table *k,
+          const struct fields_table **from, const struct fields_table *defaults,
+          const char *name)
+{
+	*from = k;
+	if (lua_getfield(L, k->idx, name) != LUA_TNIL || !r->defaults_line)
+		return lua_type(L, -1);
+	lua_pop(L, 1);
+	*from = defaults;
+	return lua_getfield(L, defaults->idx, name);
 }
 
 /*
@@ -172,22 +274,23 @@ l_kernel_body(lua_State *L)
 	struct reader *r;
 	struct spec *s;
 	struct desc *d;
-	struct strbuf err = {0};
-	const char *unknown = NULL;
+	struct strbuf err = {0}, who = {0};
+	struct fields_table k, defaults;
+	const struct fields_table *from;
 	lua_Integer n;
 	int lang;
 
 	lua_getallocf(L, (void **)&r);
 	if (lua_toboolean(L, lua_upvalueindex(3)))
-		kernel_error(L, r, (int)lua_tointeger(L, lua_upvalueindex(2)),
-		             "kernel '%s' is given a table twice",
-		             lua_tostring(L, lua_upvalueindex(1)));
+		spec_error(L, r, (int)lua_tointeger(L, lua_upvalueindex(2)),
+		           "kernel '%s' is given a table twice",
+		           lua_tostring(L, lua_upvalueindex(1)));
 	lua_pushboolean(L, 1);
 	lua_replace(L, lua_upvalueindex(3));
 	s = r->spec;
 	if (s->n == SPEC_MAX_KERNELS)
-		kernel_error(L, r, (int)lua_tointeger(L, lua_upvalueindex(2)),
-		             "more than %d kernels in one spec", SPEC_MAX_KERNELS);
+		spec_error(L, r, (int)lua_tointeger(L, lua_upvalueindex(2)),
+		           "more than %d kernels in one spec", SPEC_MAX_KERNELS);
 	if (s->n == s->cap) {
 		s->cap = s->cap ? 2 * s->cap : 16;
 		s->kernel = xrealloc(s->kernel, (size_t)s->cap * sizeof *s->kernel);
@@ -197,11 +300,17 @@ l_kernel_body(lua_State *L)
 	d->name = xstrdup(lua_tostring(L, lua_upvalueindex(1)));
 	d->line = (int)lua_tointeger(L, lua_upvalueindex(2));
 	if (!lua_istable(L, 1) || lua_gettop(L) != 1)
-		kernel_error(L, r, d->line, "kernel '%s' needs one table: kernel \"%s\" "
-		             "{ op = \"add\", \"x=2,3\", \"y=3\" }", d->name, d->name);
+		spec_error(L, r, d->line, "kernel '%s' needs one table: kernel \"%s\" "
+		           "{ op = \"add\", \"x=2,3\", \"y=3\" }", d->name, d->name);
+	sb_printf(&who, "kernel '%s'", d->name);
+	lua_pushstring(L, who.s);	/* kept alive on the stack, at 2 */
+	sb_free(&who);
+	k = (struct fields_table){1, d->line, lua_tostring(L, 2)};
+	lua_getfield(L, LUA_REGISTRYINDEX, DEFAULTS_KEY);
+	defaults = (struct fields_table){3, r->defaults_line, "defaults"};
 	/* the language first: the messages about the operands speak it too */
-	lua_pushliteral(L, "lang");
-	if (lua_rawget(L, 1) == LUA_TSTRING && (lang = find_name(lang_names, NLANGS, lua_tostring(L, -1))) >= 0)
+	if (get_field(L, r, &k, &from, &defaults, "lang") == LUA_TSTRING
+	    && (lang = find_name(lang_names, NLANGS, lua_tostring(L, -1))) >= 0)
 		d->lang = (enum lang)lang;
 	lua_pop(L, 1);
 	n = (lua_Integer)lua_rawlen(L, 1);
@@ -209,45 +318,21 @@ l_kernel_body(lua_State *L)
 		lua_rawgeti(L, 1, i);
 		if (lua_type(L, -1) != LUA_TSTRING) {
 			sb_printf(&err, "operand %d is not a string like \"x=2,3\"", (int)i);
-			desc_error(L, r, d, &err);
+			field_error(L, r, &k, NULL, (int)i, &err);
 		}
 		if (has_nul(L, -1)) {
 			sb_printf(&err, "operand %d holds a NUL byte", (int)i);
-			desc_error(L, r, d, &err);
+			field_error(L, r, &k, NULL, (int)i, &err);
 		}
 		if (desc_add_operand(d, lua_tostring(L, -1), &err) != 0)
-			desc_error(L, r, d, &err);
+			field_error(L, r, &k, NULL, (int)i, &err);
 		lua_pop(L, 1);
 	}
-	/* a key that is no field: report the least, so that the message is fixed */
-	lua_pushnil(L);
-	while (lua_next(L, 1)) {
-		lua_pop(L, 1);
-		if (lua_isinteger(L, -1) && lua_tointeger(L, -1) >= 1 && lua_tointeger(L, -1) <= n)
-			continue;	/* an operand */
-		if (lua_type(L, -1) != LUA_TSTRING) {
-			sb_add(&err, "a key that is not a field name (operands are the "
-			       "strings in order: \"x=2,3\", \"y=3\")");
-			desc_error(L, r, d, &err);
-		}
-		if (has_nul(L, -1)) {
-			sb_add(&err, "a field name holds a NUL byte");
-			desc_error(L, r, d, &err);
-		}
-		if (field_find(lua_tostring(L, -1), FROM_SPEC) < 0
-		    && (!unknown || strcmp(lua_tostring(L, -1), unknown) < 0))
-			unknown = lua_tostring(L, -1);	/* a key of the table: kept alive */
-	}
-	if (unknown) {
-		sb_printf(&err, "unknown field '%s' (there are ", unknown);
-		field_list(&err);
-		sb_add(&err, ", and the operands)");
-		desc_error(L, r, d, &err);
-	}
+	check_keys(L, r, &k, n);
 	/* the fields in the table's order, whatever the spec's */
-	for (int k = 0; field_name(k); k++) {
-		if (lua_getfield(L, 1, field_name(k)) != LUA_TNIL)
-			set_field(L, r, d, k);
+	for (int f = 0; field_name(f); f++) {
+		if (get_field(L, r, &k, &from, &defaults, field_name(f)) != LUA_TNIL)
+			set_field(L, r, from, d, f);
 		lua_pop(L, 1);
 	}
 	return 0;
@@ -279,20 +364,20 @@ l_kernel(lua_State *L)
 
 	lua_getallocf(L, (void **)&r);
 	if (lua_type(L, 1) != LUA_TSTRING)
-		kernel_error(L, r, line, "kernel needs a name: kernel \"bias_add\" { ... }");
+		spec_error(L, r, line, "kernel needs a name: kernel \"bias_add\" { ... }");
 	if (has_nul(L, 1))
-		kernel_error(L, r, line, "kernel '%s': the name holds a NUL byte",
+		spec_error(L, r, line, "kernel '%s': the name holds a NUL byte",
 		             lua_tostring(L, 1));
 	if (names_check_length(lua_tostring(L, 1), &long_name) != 0) {
 		lua_pushstring(L, long_name.s);
 		sb_free(&long_name);
-		kernel_error(L, r, line, "%s", lua_tostring(L, -1));
+		spec_error(L, r, line, "%s", lua_tostring(L, -1));
 	}
 	lua_settop(L, 1);
 	lua_getfield(L, LUA_REGISTRYINDEX, DECLARED_KEY);
 	lua_pushvalue(L, 1);
 	if (lua_rawget(L, -2) != LUA_TNIL)
-		kernel_error(L, r, line, "kernel '%s' is declared twice (first on line %d)",
+		spec_error(L, r, line, "kernel '%s' is declared twice (first on line %d)",
 		             lua_tostring(L, 1), (int)lua_tointeger(L, -1));
 	lua_pop(L, 1);
 	lua_pushvalue(L, 1);
@@ -303,6 +388,37 @@ l_kernel(lua_State *L)
 	lua_pushboolean(L, 0);
 	lua_pushcclosure(L, l_kernel_body, 3);
 	return 1;
+}
+
+/*
+** defaults { ... }: check its fields as a kernel's, and keep a copy of
+** them for the kernels declared after it, in place of any defaults
+** before it.
+*/
+static int
+l_defaults(lua_State *L)
+{
+	struct reader *r;
+	struct fields_table t = {1, main_chunk_line(L), "defaults"};
+
+	lua_getallocf(L, (void **)&r);
+	if (!lua_istable(L, 1) || lua_gettop(L) != 1)
+		spec_error(L, r, t.line, "defaults needs one table: defaults { optimize = \"size\" }");
+	check_keys(L, r, &t, 0);
+	desc_free(&r->scratch);
+	desc_init(&r->scratch, FROM_SPEC);
+	lua_newtable(L);
+	for (int f = 0; field_name(f); f++) {
+		if (lua_getfield(L, 1, field_name(f)) != LUA_TNIL) {
+			set_field(L, r, &t, &r->scratch, f);
+			lua_setfield(L, 2, field_name(f));
+		} else {
+			lua_pop(L, 1);
+		}
+	}
+	lua_setfield(L, LUA_REGISTRYINDEX, DEFAULTS_KEY);
+	r->defaults_line = t.line;
+	return 0;
 }
 
 /*
@@ -329,22 +445,26 @@ die_lua(const char *chunk, const char *msg)
 }
 
 /*
-** Check kernel D of the spec PATH and read its computation; note where
-** it was declared, for its banner. Dies on any error, at its line.
+** Check kernel D of the spec PATH, whose text is SRC, and read its
+** computation; note where it was declared, for its banner. Dies on any
+** error, at its line (an error in the expression: at the field's).
 */
 static void
-finish_kernel(struct desc *d, const char *path)
+finish_kernel(struct desc *d, const char *path, const struct strbuf *src)
 {
 	struct strbuf where = {0}, err = {0}, at = {0}, origin = {0};
+	int line = d->line;
 
-	sb_printf(&at, "%s:%d", path, d->line);
-	if (desc_finish(d, &where, &err) != 0)
+	if (desc_finish(d, &where, &err) != 0) {
+		if (where.s)
+			line = speclex_field_line(src->s ? src->s : "", src->len, d->line, "expr", 0);
+		sb_printf(&at, "%s:%d", path, line);
 		die_at(at.s, "kernel '%s': %s%s%s", d->name, where.s ? where.s : "",
 		       where.s ? ": " : "", err.s);
+	}
 	sb_printf(&origin, "kernel '%s' of %s, line %d", d->name, cli_base_name(path),
 	          d->line);
 	d->origin = origin.s;
-	sb_free(&at);
 }
 
 /*
@@ -419,6 +539,8 @@ l_setmetatable(lua_State *L)
 	luaL_checktype(L, 1, LUA_TTABLE);
 	luaL_argexpected(L, lua_type(L, 2) == LUA_TNIL || lua_type(L, 2) == LUA_TTABLE, 2,
 	                 "nil or table");
+	if (luaL_getmetafield(L, 1, "__metatable") != LUA_TNIL)
+		return luaL_error(L, "cannot change a protected metatable");
 	if (lua_type(L, 2) == LUA_TTABLE) {
 		lua_pushliteral(L, "__gc");
 		if (lua_rawget(L, 2) != LUA_TNIL)
@@ -465,6 +587,83 @@ wrap(lua_State *L, const char *lib, const char *name, lua_CFunction fn)
 	lua_setfield(L, -2, name);
 }
 
+/* The globals a spec has not, and the words a misspelt name may be meant for. */
+static const char *const unavailable[] = {"io", "os", "package", "require", "debug",
+	"coroutine", "load", "loadfile", "dofile", "print", "warn", "collectgarbage", NULL};
+static const char *const spec_words[] = {"kernel", "defaults", "true", "false", NULL};
+
+/* Return whether A and B (B at least 3 bytes) are at most two edits apart. */
+static int
+near(const char *a, const char *b)
+{
+	size_t la = strlen(a), lb = strlen(b);
+	size_t row[16], diag, up;
+
+	if (la >= 16 || lb >= 16 || (la > lb ? la - lb : lb - la) > 2)
+		return 0;
+	for (size_t j = 0; j <= lb; j++)
+		row[j] = j;
+	for (size_t i = 1; i <= la; i++) {
+		diag = row[0];
+		row[0] = i;
+		for (size_t j = 1; j <= lb; j++) {
+			up = row[j];
+			row[j] = diag + (a[i - 1] != b[j - 1]);
+			if (up + 1 < row[j])
+				row[j] = up + 1;
+			if (row[j - 1] + 1 < row[j])
+				row[j] = row[j - 1] + 1;
+			diag = up;
+		}
+	}
+	return row[lb] <= 2 && la > 2;
+}
+
+/*
+** The globals' __index: a name the spec reads but never defined is an
+** error at that line. Mostly it is a value without its quotes
+** (op = mul), so the message says how to write it.
+*/
+static int
+l_undefined(lua_State *L)
+{
+	const char *name = luaL_tolstring(L, 2, NULL);
+
+	for (int i = 0; unavailable[i]; i++)
+		if (strcmp(name, unavailable[i]) == 0)
+			return luaL_error(L, "'%s' is not available in a spec (it reads no "
+			                  "file and runs no command)", name);
+	for (int i = 0; spec_words[i]; i++)
+		if (near(name, spec_words[i]))
+			return luaL_error(L, "'%s' is not defined (did you mean %s?)", name,
+			                  spec_words[i]);
+	return luaL_error(L, "'%s' is not defined (a string needs quotes: \"%s\")", name, name);
+}
+
+/*
+** The globals' __newindex: a new global may hold a function, the spec's
+** helper; any other value is an error, as it would be read by no one.
+*/
+static int
+l_new_global(lua_State *L)
+{
+	if (lua_type(L, 3) != LUA_TFUNCTION) {
+		const char *name = luaL_tolstring(L, 2, NULL);
+
+		return luaL_error(L, "'%s' is not a global of the spec: declare it with "
+		                  "'local %s = ...'", name, name);
+	}
+	lua_rawset(L, 1);
+	return 0;
+}
+
+/* The metatable of a spec's globals. */
+static const luaL_Reg strict_globals[] = {
+	{"__index", l_undefined},
+	{"__newindex", l_new_global},
+	{NULL, NULL}
+};
+
 /*
 ** Fill L with what a spec sees: the safe libraries less what could read,
 ** write, load code or run unbounded (see the top of this file), and the
@@ -507,8 +706,16 @@ open_sandbox(lua_State *L)
 	lua_pop(L, 1);
 	lua_pushcfunction(L, l_kernel);
 	lua_setglobal(L, "kernel");
+	lua_pushcfunction(L, l_defaults);
+	lua_setglobal(L, "defaults");
 	lua_newtable(L);
 	lua_setfield(L, LUA_REGISTRYINDEX, DECLARED_KEY);
+	lua_pushglobaltable(L);
+	luaL_newlib(L, strict_globals);
+	lua_pushboolean(L, 0);
+	lua_setfield(L, -2, "__metatable");	/* getmetatable gives false; setmetatable fails */
+	lua_setmetatable(L, -2);
+	lua_pop(L, 1);
 }
 
 /* Open the sandbox and run the spec, its reader the light userdata at 1. */
@@ -538,7 +745,7 @@ run_spec(lua_State *L)
 void
 spec_read(const char *path, struct spec *s)
 {
-	struct reader r = {{0, SPEC_MEMORY}, s, path, NULL, 0, 0, NULL, 0};
+	struct reader r = {.memory = {0, SPEC_MEMORY}, .spec = s, .chunk = path};
 	struct strbuf src = {0};
 	lua_State *L;
 	int status;
@@ -563,9 +770,10 @@ spec_read(const char *path, struct spec *s)
 		die_at(path, "the spec declares no kernel: kernel \"%s\" { op = \"add\", "
 		       "\"x=2,3\", \"y=3\" }", "name");
 	lua_close(L);
-	sb_free(&src);
+	desc_free(&r.scratch);
 	for (int i = 0; i < s->n; i++)
-		finish_kernel(&s->kernel[i], path);
+		finish_kernel(&s->kernel[i], path, &src);
+	sb_free(&src);
 }
 
 /* Free what spec_read allocated in S. */

@@ -99,15 +99,54 @@ done <<'EOF_CASES'
 1|kernel "a" { op = "add", "x=3" |bad.lua:2: error: '}' expected (to close '{' at line 1) near <eof>
 1|-- nothing|bad.lua: error: the spec declares no kernel: kernel "name" { op = "add", "x=2,3", "y=3" }
 1|error({})|bad.lua: error: (error object is a table value)
-1|os.execute("touch pwned")|bad.lua:1: error: attempt to index a nil value (global 'os')
-1|io.open("/etc/passwd")|bad.lua:1: error: attempt to index a nil value (global 'io')
-1|require "os"|bad.lua:1: error: attempt to call a nil value (global 'require')
-1|dofile "/etc/passwd"|bad.lua:1: error: attempt to call a nil value (global 'dofile')
-1|load(string.dump(function() end))()|bad.lua:1: error: attempt to call a nil value (field 'dump')
+1|os.execute("touch pwned")|bad.lua:1: error: 'os' is not available in a spec (it reads no file and runs no command)
+1|io.open("/etc/passwd")|bad.lua:1: error: 'io' is not available in a spec (it reads no file and runs no command)
+1|require "os"|bad.lua:1: error: 'require' is not available in a spec (it reads no file and runs no command)
+1|dofile "/etc/passwd"|bad.lua:1: error: 'dofile' is not available in a spec (it reads no file and runs no command)
+1|kernel "k" { op = mul, "x=4", "y=4" }|bad.lua:1: error: 'mul' is not defined (a string needs quotes: "mul")
+1|kernel "k" {\n  op = "add",\n  out_dtype = i8,\n  "x=4", "y=4" }|bad.lua:3: error: 'i8' is not defined (a string needs quotes: "i8")
+1|kernel "k" {\n  "x=4", "y=4",\n  strategy = loops }|bad.lua:3: error: 'loops' is not defined (a string needs quotes: "loops")
+1|kernel "k" { "x=4", "y=4",\n  optimize = size }|bad.lua:2: error: 'size' is not defined (a string needs quotes: "size")
+1|kernel "k" { "x=4", "y=4",\n  inplace = ture }|bad.lua:2: error: 'ture' is not defined (did you mean true?)
+1|local s = "x=4"\nkernal "k" { s }|bad.lua:2: error: 'kernal' is not defined (did you mean kernel?)
+1|shape = "4"\nkernel "k" { "x=" .. shape }|bad.lua:1: error: 'shape' is not a global of the spec: declare it with 'local shape = ...'
+1|setmetatable(_G, nil)|bad.lua:1: error: cannot change a protected metatable
+1|kernel "k" {\n  op = "add",\n  axis = 1.5,\n  "x=2,3", "y=3" }|bad.lua:3: error: kernel 'k': field 'axis': 1.5 is not an integer
+1|kernel "k" {\n  "x=2,3",\n  -- y's shape\n  "y=3,a",\n}|bad.lua:4: error: kernel 'k': bad size 'a' in shape '3,a' of operand 'y': sizes are non-negative integers
+1|kernel "k" { --[==[ a\nlong ]] comment ]==] "x=2,3", [[y=3,a]], op = "add" }|bad.lua:2: error: kernel 'k': bad size 'a' in shape '3,a' of operand 'y': sizes are non-negative integers
+1|kernel "k" { "x=2,3", "y=3",\n  op = "add",\n  strategy = "fast" }|bad.lua:3: error: kernel 'k': field 'strategy': unknown strategy 'fast': expected auto, unroll, loops or block
+1|kernel "k" { "x=2,3", "y=3",\n  op = "add",\n  optimise = "size" }|bad.lua:3: error: kernel 'k': unknown field 'optimise' (there are inplace axis strategy unroll_limit loop_order stream cache_size optimize out_shape op expr dtype out_dtype lang, and the operands)
+1|kernel "k" { "x=2,3", "y=3",\n  expr = "x +* y" }|bad.lua:2: error: kernel 'k': expr:1:4: expected an operand, a number or '(', not '*'
+1|defaults {\n  optimize = "siz" }\nkernel "k" { "x=4" }|bad.lua:2: error: defaults: field 'optimize': bad optimize 'siz': expected speed or size
+1|defaults { "x=4", optimize = "size" }|bad.lua:1: error: defaults: the operands belong to each kernel: defaults takes fields only
+1|defaults { optimze = "size" }|bad.lua:1: error: defaults: unknown field 'optimze' (there are inplace axis strategy unroll_limit loop_order stream cache_size optimize out_shape op expr dtype out_dtype lang)
+1|defaults "size"|bad.lua:1: error: defaults needs one table: defaults { optimize = "size" }
+1|load(string.dump(function() end))()|bad.lua:1: error: 'load' is not available in a spec (it reads no file and runs no command)
+1|string.dump(function() end)|bad.lua:1: error: attempt to call a nil value (field 'dump')
 1|while true do end|bad.lua: error: the spec runs too long (more than 100 million instructions)
 1|local t = {} for i = 1, 1e9 do t[i] = string.rep("x", 4096) end|bad.lua: error: not enough memory (a spec may use 64 MB)
 EOF_CASES
 [ ! -e pwned ]; check $? "the sandbox ran no command"
+
+# Defaults: fields for the kernels declared after them; a kernel's own
+# fields win, false included; a later defaults replaces them. The
+# spec's own locals and helper functions work as before.
+cat >defaults.lua <<'EOF'
+defaults { optimize = "size", inplace = true, dtype = "i16" }
+local function bias(name, c) kernel(name) { op = "add", "x=4," .. c, "b=" .. c } end
+function scaled(name) kernel(name) { op = "mul", inplace = false, "x=4,3", "s=" } end
+bias("a", 3)
+scaled("b")
+defaults { strategy = "unroll" }
+kernel "c" { "x=2", "y=2" }
+EOF
+"$GEN" defaults.lua -o out/d.c 2>err
+check $? "a spec with defaults, a local helper and a global one generates" err
+made() { grep -A1 'Made by' out/d.c | grep "name $1 " | sed 's/^ \*   //'; }
+[ "$(made a)" = "bcastgen --inplace --optimize size --op add --dtype i16 --name a x=4,3 b=3 (kernel 'a' of defaults.lua, line 4)" ] \
+	&& [ "$(made b)" = "bcastgen --optimize size --op multiply --dtype i16 --name b x=4,3 s= (kernel 'b' of defaults.lua, line 5)" ] \
+	&& [ "$(made c)" = "bcastgen --strategy unroll --op add --dtype f32 --name c x=2 y=2 (kernel 'c' of defaults.lua, line 7)" ]
+check $? "the banners show the defaults merged with each kernel's own fields"
 
 "$GEN" kernels.lua 2>err
 [ $? = 2 ] && grep -q 'a spec file needs -o FILE.c' err
