@@ -139,7 +139,7 @@ set_order(struct bcast *b)
 ** that one included.
 */
 static void
-compare(struct bcast *b)
+compare_sizes(struct bcast *b)
 {
 	set_order(b);
 	for (b->ncompared = 0; b->ncompared < b->rank; ) {
@@ -330,7 +330,7 @@ bcast_resolve(struct bcast *b, const struct operand *ops, int nops,
 		if (b->err)
 			return;
 	}
-	compare(b);
+	compare_sizes(b);
 	if (b->err) {
 		if (b->mode == BC_AXIS_PLACED)
 			find_working_axes(b);

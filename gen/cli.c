@@ -5,6 +5,7 @@
 ** (NAME=SHAPE) or a spec file (NAME.lua).
 */
 #define _POSIX_C_SOURCE 200809L
+#include <ctype.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -127,7 +128,7 @@ static const char limits_text[] =
 "  spec memory       64 MB of Lua memory\n"
 "  templates         1 GB of Lua memory; 100 million instructions and 10 s of\n"
 "                    processor time for each file rendered\n"
-"  spec kernels      10000: generation takes about 2 s at the limit\n"
+"  spec kernels      10000: generation takes 3.5 to 8 s of processor time\n"
 "  output            64 MB of generated C in one run, more than a compiler\n"
 "                    takes in reasonable time\n"
 "\n";
@@ -143,7 +144,7 @@ static const char status_text[] =
 /*
 ** Print the help: usage_text, kernel_text, limits_text and status_text, with the
 ** lists read from the tables in place of %OPS, %FUNCS and %DTYPES, each
-** wrapped to 80 columns.
+** wrapped to 78 columns.
 */
 static void
 print_help(void)
@@ -223,10 +224,48 @@ static const struct action {
 /* The names of --format's values, in the order of enum explain_format. */
 static const char *const format_names[NFORMATS] = {"text", "svg", "html"};
 
-/* The headers that emitted code includes, which an output must not hide. */
-static const char *const included_headers[] = {
-	"bc.h", "bc_math.h", "bc_ref.h", "stddef.h", "stdint.h", "limits.h", "math.h", NULL
+/*
+** The headers the emitted code includes, directly or through the
+** runtime, which an output's FILE.h must not hide from a compiler that
+** searches its directory (-I, or the directory of the .c file): the
+** runtime's, the C library's it includes, and bc_stream.h's x86
+** intrinsics, which include a family of *intrin.h headers and
+** <mm_malloc.h>, which includes <stdlib.h>.
+*/
+static const struct included_header {
+	const char *name;
+	int family;		/* any name that ends so: "intrin.h" */
+} included_headers[] = {
+	{"bc.h", 0}, {"bc_math.h", 0}, {"bc_stream.h", 0}, {"bc_ref.h", 0},
+	{"stddef.h", 0}, {"stdint.h", 0}, {"limits.h", 0}, {"math.h", 0},
+	{"immintrin.h", 0}, {"intrin.h", 1}, {"mm_malloc.h", 0}, {"stdlib.h", 0},
+	{NULL, 0}
 };
+
+/*
+** Return 1 if the header HEADER would hide one the emitted code
+** includes: compared ignoring ASCII case, as the file systems of macOS
+** and Windows find a header.
+*/
+static int
+hides_included(const char *header)
+{
+	size_t n = strlen(header);
+
+	for (const struct included_header *h = included_headers; h->name; h++) {
+		size_t k = strlen(h->name);
+		size_t at = h->family && n > k ? n - k : 0;
+		size_t i = 0;
+
+		if (n - at != k)
+			continue;
+		while (i < k && tolower((unsigned char)header[at + i]) == h->name[i])
+			i++;
+		if (i == k)
+			return 1;
+	}
+	return 0;
+}
 
 /* Print a usage error and exit with status 2. */
 static void
@@ -375,6 +414,7 @@ cli_read(int argc, char **argv, struct cli *c, struct desc *d)
 	if (c->tmpldir && !*c->tmpldir)
 		usage_error("--templates needs a directory, not an empty string");
 	if (c->output) {
+		struct strbuf header = {0};
 		const char *base = cli_base_name(c->output);
 		size_t n = strlen(base);
 
@@ -382,12 +422,11 @@ cli_read(int argc, char **argv, struct cli *c, struct desc *d)
 			die("output file '%s' does not end in .c", c->output);
 		if (n == 2)
 			die("output file '%s' has no name before the .c", c->output);
-		for (int i = 0; included_headers[i]; i++)
-			if (strncmp(base, included_headers[i], n - 1) == 0
-			    && strcmp(included_headers[i] + n - 1, "h") == 0)
-				die("output file '%s' would write a header %s that hides the "
-				    "one the kernels include: choose another name", c->output,
-				    included_headers[i]);
+		sb_printf(&header, "%.*sh", (int)n - 1, base);
+		if (hides_included(header.s))
+			die("output file '%s' would write a header %s that hides the "
+			    "one the kernels include: choose another name", c->output, header.s);
+		sb_free(&header);
 	}
 	if (c->format) {
 		int k = find_name(format_names, NFORMATS, c->format);
@@ -396,6 +435,9 @@ cli_read(int argc, char **argv, struct cli *c, struct desc *d)
 			usage_error("bad format '%s': expected text, svg or html", c->format);
 		c->as = (enum explain_format)k;
 	}
+	if (c->shape && c->explain)
+		usage_error("--shape prints only the result shape: not with --explain, "
+		            "which walks through it");
 	if ((c->format || c->elements) && !c->explain)
 		usage_error("%s needs --explain: it says how to explain",
 		            c->format ? "--format" : "--elements");

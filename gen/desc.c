@@ -15,7 +15,7 @@ desc_init(struct desc *d, enum desc_source source)
 {
 	memset(d, 0, sizeof *d);
 	d->source = source;
-	d->op = op_find("add");
+	d->op = op_get(OP_ID_ADD);
 	d->dtype = dtype_find("f32");
 	d->axis = BCAST_NUMPY_AXIS;
 	d->strategy = PLAN_AUTO;
@@ -131,37 +131,42 @@ both_given(struct strbuf *err, const struct desc *d, const char *a, const char *
 /*
 ** Set D's dtype, unless --dtype gave it, to NumPy's promotion of its
 ** operands' dtypes (np.result_type; f32 for an operand without one),
-** and each input's stored dtype: its own, or the kernel's. As NumPy
-** picks its loops: an op that takes only floats computes in the least
-** float that holds each operand, and where's condition has no say.
+** and each input's stored dtype: its own, or the kernel's. D's
+** computation is read, so that, as NumPy picks its loops, an operand it
+** only tests for its truth (where's condition) has no say, unless none
+** has one; and an op that takes only floats computes in the least float
+** that holds each operand. The dtype counts as promoted when an operand
+** has a dtype of its own and the dtype is that promotion, given or not:
+** the command the banner shows (with --dtype) makes the same kernel.
 */
 static void
 set_dtypes(struct desc *d)
 {
-	const struct dtype *f32 = dtype_find("f32");
+	const struct dtype *f32 = dtype_find("f32"), *promotion;
 	const struct dtype **ts = xmalloc((size_t)d->nops * sizeof *ts);
-	int n = 0;
+	int *computed = xmalloc((size_t)d->nops * sizeof *computed);
+	int n = 0, own = 0;
 
 	free(d->stored);
 	d->stored = xmalloc((size_t)d->nops * sizeof *d->stored);
-	for (int i = 0; i < d->nops; i++)
-		d->stored[i] = d->operand[i].dtype[0] ? dtype_find(d->operand[i].dtype) : f32;
-	if (field_given(d, field_find("dtype", FROM_SPEC))) {
-		for (int i = 0; i < d->nops; i++)
-			d->stored[i] = d->operand[i].dtype[0] ? d->stored[i] : d->dtype;
-		free(ts);
-		return;
-	}
 	for (int i = 0; i < d->nops; i++) {
-		d->promoted |= d->operand[i].dtype[0] != '\0';
-		if (d->expr_src || !(d->op->kind == OP_SELECT && i == 0))
-			ts[n++] = !d->expr_src && d->op->types == OP_FLOAT_TYPES
-			          ? dtype_floating(d->stored[i]) : d->stored[i];
+		d->stored[i] = d->operand[i].dtype[0] ? dtype_find(d->operand[i].dtype) : f32;
+		own |= d->operand[i].dtype[0] != '\0';
 	}
-	d->dtype = dtype_result(ts, n);
+	expr_computed_operands(&d->expr, computed, d->nops);
+	for (int all = 0; all < 2 && n == 0; all++)
+		for (int i = 0; i < d->nops; i++)
+			if (all || computed[i])
+				ts[n++] = !d->expr_src && d->op->types == OP_FLOAT_TYPES
+				          ? dtype_floating(d->stored[i]) : d->stored[i];
+	promotion = dtype_result(ts, n);
+	if (!field_given(d, field_find("dtype", FROM_SPEC)))
+		d->dtype = promotion;
+	d->promoted = own && d->dtype == promotion;
 	for (int i = 0; i < d->nops; i++)	/* one without a dtype is the kernel's */
 		d->stored[i] = d->operand[i].dtype[0] ? d->stored[i] : d->dtype;
 	free(ts);
+	free(computed);
 }
 
 /*
@@ -197,14 +202,17 @@ desc_finish(struct desc *d, struct strbuf *where, struct strbuf *err)
 			sb_add(err, "; --shape and --explain take any number");
 		return EXIT_INPUT;
 	}
-	set_dtypes(d);
 	if (d->expr_src) {
 		names = xmalloc((size_t)d->nops * sizeof *names);
 		for (int i = 0; i < d->nops; i++)
 			names[i] = d->operand[i].name;
 		r = expr_parse(&d->expr, d->expr_src, names, d->nops, err);
 		free(names);
+		if (r == 0)
+			set_dtypes(d);
 	} else {
+		expr_from_op(&d->expr, d->op, d->nops);
+		set_dtypes(d);
 		if (op_check(d->op, d->nops, d->dtype, err) != 0)
 			return EXIT_INPUT;
 		if (d->op->kind == OP_COPY && !d->has_out_shape) {
@@ -213,7 +221,6 @@ desc_finish(struct desc *d, struct strbuf *where, struct strbuf *err)
 			sb_printf(err, ": the shape to broadcast '%s' to", d->operand[0].name);
 			return EXIT_INPUT;
 		}
-		expr_from_op(&d->expr, d->op, d->nops);
 		r = 0;
 	}
 	d->expr.in_dtype = d->stored;

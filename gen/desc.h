@@ -28,7 +28,7 @@ struct desc {
 	const struct op *op;		/* --op, add by default */
 	char *expr_src;			/* --expr, or NULL */
 	const struct dtype *dtype;	/* --dtype, or NumPy's promotion of the operands' */
-	int promoted;			/* dtype promoted from the operands' own dtypes */
+	int promoted;			/* dtype is NumPy's promotion of the operands' own dtypes */
 	const struct dtype **stored;	/* each input's stored dtype, once desc_finish ran */
 	const struct dtype *out_dtype;	/* --out-dtype, or NULL: the root's */
 	int axis_mode;			/* --axis given */

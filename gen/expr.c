@@ -39,6 +39,39 @@ expr_from_op(struct expr *e, const struct op *op, int nargs)
 }
 
 /*
+** Return 1 if argument K of op node N is tested for its truth: an
+** argument of a logical op, or where's condition. An operand there is
+** read as it is stored, not as the kernel's dtype (expr_check.c).
+*/
+int
+expr_tests_truth(const struct expr_node *n, int k)
+{
+	return n->kind == EXPR_OP && (n->op->kind == OP_LOGICAL
+	                              || (n->op->kind == OP_SELECT && k == 0));
+}
+
+/*
+** Set COMPUTED[j], for each of E's NOPS operands, to 1 if E computes
+** with its value (it is the root, or an argument not tested for its
+** truth), to 0 if E only tests it: then its dtype has no say in the
+** kernel's, as where's condition has none in NumPy's np.where.
+*/
+void
+expr_computed_operands(const struct expr *e, int *computed, int nops)
+{
+	memset(computed, 0, (size_t)nops * sizeof *computed);
+	if (e->node[e->root].kind == EXPR_OPERAND)
+		computed[e->node[e->root].operand] = 1;
+	for (int i = 0; i < e->n; i++)
+		for (int k = 0; k < e->node[i].nargs; k++) {
+			const struct expr_node *a = &e->node[e->node[i].arg[k]];
+
+			if (a->kind == EXPR_OPERAND && !expr_tests_truth(&e->node[i], k))
+				computed[a->operand] = 1;
+		}
+}
+
+/*
 ** Append node I's source text with each run of spaces made one space;
 ** with MARKED, each operand's name as "\001J\002" instead, J its 1-based
 ** index.

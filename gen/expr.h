@@ -37,7 +37,7 @@ struct expr_node {
 	const struct dtype *type;	/* the dtype of its value */
 	int is_bool;		/* a comparison's or logical op's 0 or 1 */
 	int is_float;		/* EXPR_LITERAL: written with '.' or an exponent, or folded */
-	int negative;		/* EXPR_LITERAL: its sign (of 0 too: -0 is -0.0 as a float) */
+	int negative;		/* EXPR_LITERAL: its sign (an integer 0 has none: -0 is 0) */
 	int folded;		/* EXPR_LITERAL: the value of constant operators */
 	uint64_t magnitude;	/* EXPR_LITERAL: an integer's absolute value */
 	double value;		/* EXPR_LITERAL: a float's value */
@@ -56,6 +56,8 @@ struct expr {
 int expr_parse(struct expr *e, const char *src, const char *const *names, int nnames,
                struct strbuf *err);
 void expr_from_op(struct expr *e, const struct op *op, int nargs);
+int expr_tests_truth(const struct expr_node *n, int k);
+void expr_computed_operands(const struct expr *e, int *computed, int nops);
 int expr_fold(struct expr *e, struct strbuf *err);
 int expr_check(struct expr *e, const struct dtype *t, struct strbuf *err);
 int expr_error(struct expr *e, int node, struct strbuf *err, const char *fmt, ...);

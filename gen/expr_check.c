@@ -1,14 +1,15 @@
 /*
 ** expr_check.c: the types of a fused expression.
 **
-** Every operand is loaded as the kernel's dtype T. A literal (a number
-** as written, or a constant part folded by expr_fold.c) takes the dtype
-** of what it meets (T when it meets only literals) and must fit in it;
-** this is the one place where a constant's value is checked. Arguments
-** of one operator must have the same dtype; a cast (f32(a), i16(a),
-** ...) makes them so. A comparison or logical op gives 0 or 1 as u8,
-** which converts to the dtype of what it meets. Each operator computes
-** as the --op of the same name (ops.c).
+** Every operand is loaded as the kernel's dtype T, but where it is
+** tested for its truth, which reads it as it is stored. A literal (a
+** number as written, or a constant part folded by expr_fold.c) takes the
+** dtype of what it meets (T when it meets only literals) and must fit in
+** it; this is the one place where a constant's value is checked.
+** Arguments of one operator must have the same dtype; a cast (f32(a),
+** i16(a), ...) makes them so. A comparison or logical op gives 0 or 1 as
+** u8, which converts to the dtype of what it meets. Each operator
+** computes as the --op of the same name (ops.c).
 */
 #include <ctype.h>
 #include <math.h>

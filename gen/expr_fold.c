@@ -17,8 +17,9 @@
 ** -(2^64 - 1) .. 2^64 - 1 is an error at its operator. Where an integer
 ** meets a float it becomes a double, as in Python, and floats compute
 ** in double; a result beyond double is an error. So are division and
-** remainder by zero and a shift by a negative count. Unary minus flips
-** the sign, of 0 too, so that -0 is -0.0 where it meets floats.
+** remainder by zero and a shift by a negative count. Unary minus of an
+** integer 0 is 0, as in Python: -0 and -(1 - 1) are +0.0 where they
+** meet floats; only a float -0.0 is negative zero.
 **
 ** What folds: unary - ! ~, the binary operators, c ? a : b, and the
 ** calls min max abs where. Casts stay (they say the dtype of their
@@ -39,20 +40,20 @@ enum fold {
 	F_NEG, F_NOT, F_INV, F_ABS, F_MIN, F_MAX, F_WHERE
 };
 
-/* The ops that fold, by their names in ops.c. */
+/* The ops that fold, by their ids in ops.c. */
 static const struct folder {
-	const char *op;
+	enum op_id op;
 	enum fold how;
 } folders[] = {
-	{"add", F_ADD}, {"subtract", F_SUB}, {"multiply", F_MUL}, {"divide", F_DIV},
-	{"remainder", F_MOD}, {"bitwise_and", F_AND}, {"bitwise_or", F_OR},
-	{"bitwise_xor", F_XOR}, {"left_shift", F_SHL}, {"right_shift", F_SHR},
-	{"equal", F_EQ}, {"not_equal", F_NE}, {"less", F_LT}, {"less_equal", F_LE},
-	{"greater", F_GT}, {"greater_equal", F_GE},
-	{"logical_and", F_LAND}, {"logical_or", F_LOR},
-	{"negative", F_NEG}, {"logical_not", F_NOT}, {"invert", F_INV},
-	{"absolute", F_ABS}, {"minimum", F_MIN}, {"maximum", F_MAX}, {"where", F_WHERE},
-	{NULL, F_ADD}
+	{OP_ID_ADD, F_ADD}, {OP_ID_SUBTRACT, F_SUB}, {OP_ID_MULTIPLY, F_MUL},
+	{OP_ID_DIVIDE, F_DIV}, {OP_ID_REMAINDER, F_MOD}, {OP_ID_BITWISE_AND, F_AND},
+	{OP_ID_BITWISE_OR, F_OR}, {OP_ID_BITWISE_XOR, F_XOR}, {OP_ID_LEFT_SHIFT, F_SHL},
+	{OP_ID_RIGHT_SHIFT, F_SHR}, {OP_ID_EQUAL, F_EQ}, {OP_ID_NOT_EQUAL, F_NE},
+	{OP_ID_LESS, F_LT}, {OP_ID_LESS_EQUAL, F_LE}, {OP_ID_GREATER, F_GT},
+	{OP_ID_GREATER_EQUAL, F_GE}, {OP_ID_LOGICAL_AND, F_LAND}, {OP_ID_LOGICAL_OR, F_LOR},
+	{OP_ID_NEGATIVE, F_NEG}, {OP_ID_LOGICAL_NOT, F_NOT}, {OP_ID_INVERT, F_INV},
+	{OP_ID_ABSOLUTE, F_ABS}, {OP_ID_MINIMUM, F_MIN}, {OP_ID_MAXIMUM, F_MAX},
+	{OP_ID_WHERE, F_WHERE}, {NOP_IDS, F_ADD}
 };
 
 /* What folding an op gave. */
@@ -76,7 +77,7 @@ static const char *const why[] = {
 /* A constant: an integer as a sign and a magnitude, or a double. */
 struct num {
 	int is_float;
-	int negative;		/* an integer's sign, kept on 0 by a unary minus */
+	int negative;		/* the sign: an integer's, never on 0; a float's signbit */
 	uint64_t mag;		/* an integer's absolute value */
 	double value;		/* a float's value */
 };
@@ -121,7 +122,7 @@ truth(const struct num *a)
 
 /* Return -1, 0 or 1 as A is below, equal to or above B. */
 static int
-compare(const struct num *a, const struct num *b)
+num_compare(const struct num *a, const struct num *b)
 {
 	if (a->is_float || b->is_float) {
 		double x = as_double(a), y = as_double(b);
@@ -280,11 +281,10 @@ fold(enum fold how, struct num *r, struct num *a, int nargs)
 		any_float |= a[k].is_float;
 	switch (how) {
 	case F_NEG:
-		*r = a[0];
-		if (r->is_float)
-			float_set(r, -r->value);
+		if (a[0].is_float)
+			float_set(r, -a[0].value);
 		else
-			r->negative = !r->negative;
+			int_set(r, !a[0].negative, a[0].mag);
 		return DONE;
 	case F_NOT:
 		int_set(r, 0, !truth(&a[0]));
@@ -306,7 +306,7 @@ fold(enum fold how, struct num *r, struct num *a, int nargs)
 			int_set(r, 0, a[0].mag);
 		return DONE;
 	case F_EQ: case F_NE: case F_LT: case F_LE: case F_GT: case F_GE:
-		c = compare(&a[0], &a[1]);
+		c = num_compare(&a[0], &a[1]);
 		int_set(r, 0, how == F_EQ ? c == 0 : how == F_NE ? c != 0 : how == F_LT ? c < 0
 		              : how == F_LE ? c <= 0 : how == F_GT ? c > 0 : c >= 0);
 		return DONE;
@@ -320,7 +320,7 @@ fold(enum fold how, struct num *r, struct num *a, int nargs)
 		/* bc_min / bc_max from the left: on a tie, the later argument */
 		*r = a[0];
 		for (int k = 1; k < nargs; k++) {
-			c = compare(r, &a[k]);
+			c = num_compare(r, &a[k]);
 			if (!(how == F_MAX ? c > 0 : c < 0))
 				*r = a[k];
 		}
@@ -378,9 +378,9 @@ expr_fold(struct expr *e, struct strbuf *err)
 			continue;
 		while (k < n->nargs && e->node[n->arg[k]].kind == EXPR_LITERAL)
 			k++;
-		while (f->op && strcmp(f->op, n->op->name) != 0)
+		while (f->op != NOP_IDS && f->op != n->op->id)
 			f++;
-		if (k < n->nargs || !f->op)
+		if (k < n->nargs || f->op == NOP_IDS)
 			continue;
 		for (k = 0; k < n->nargs; k++) {
 			const struct expr_node *lit = &e->node[n->arg[k]];

@@ -35,29 +35,30 @@
 */
 static const struct binop {
 	const char *token;
-	const char *op;		/* its op in ops.c */
+	enum op_id op;		/* its op in ops.c */
 	int left, right;
 } binops[] = {
-	{"||", "logical_or", 1, 1},
-	{"&&", "logical_and", 2, 2},
-	{"|", "bitwise_or", 3, 3},
-	{"^", "bitwise_xor", 4, 4},
-	{"&", "bitwise_and", 5, 5},
-	{"==", "equal", 6, 6}, {"!=", "not_equal", 6, 6},
-	{"<", "less", 7, 7}, {"<=", "less_equal", 7, 7},
-	{">", "greater", 7, 7}, {">=", "greater_equal", 7, 7},
-	{"<<", "left_shift", 8, 8}, {">>", "right_shift", 8, 8},
-	{"+", "add", 9, 9}, {"-", "subtract", 9, 9},
-	{"*", "multiply", 10, 10}, {"/", "divide", 10, 10}, {"%", "remainder", 10, 10},
-	{NULL, NULL, 0, 0}
+	{"||", OP_ID_LOGICAL_OR, 1, 1},
+	{"&&", OP_ID_LOGICAL_AND, 2, 2},
+	{"|", OP_ID_BITWISE_OR, 3, 3},
+	{"^", OP_ID_BITWISE_XOR, 4, 4},
+	{"&", OP_ID_BITWISE_AND, 5, 5},
+	{"==", OP_ID_EQUAL, 6, 6}, {"!=", OP_ID_NOT_EQUAL, 6, 6},
+	{"<", OP_ID_LESS, 7, 7}, {"<=", OP_ID_LESS_EQUAL, 7, 7},
+	{">", OP_ID_GREATER, 7, 7}, {">=", OP_ID_GREATER_EQUAL, 7, 7},
+	{"<<", OP_ID_LEFT_SHIFT, 8, 8}, {">>", OP_ID_RIGHT_SHIFT, 8, 8},
+	{"+", OP_ID_ADD, 9, 9}, {"-", OP_ID_SUBTRACT, 9, 9},
+	{"*", OP_ID_MULTIPLY, 10, 10}, {"/", OP_ID_DIVIDE, 10, 10},
+	{"%", OP_ID_REMAINDER, 10, 10},
+	{NULL, NOP_IDS, 0, 0}
 };
 #define UNARY_PRIORITY 11	/* a unary operator's operand: tighter than any binary */
 
 static const struct unop {
 	const char *token;
-	const char *op;
+	enum op_id op;
 } unops[] = {
-	{"-", "negative"}, {"!", "logical_not"}, {"~", "invert"}, {NULL, NULL}
+	{"-", OP_ID_NEGATIVE}, {"!", OP_ID_LOGICAL_NOT}, {"~", OP_ID_INVERT}, {NULL, NOP_IDS}
 };
 
 
@@ -311,13 +312,13 @@ new_node(struct parser *p, enum expr_kind kind, int start)
 
 /* Make the node of OP applied to NARGS nodes ARGS, its operator at AT. */
 static int
-new_op(struct parser *p, const char *op, const int *args, int nargs, int start, int at)
+new_op(struct parser *p, const struct op *op, const int *args, int nargs, int start, int at)
 {
 	int i = new_node(p, EXPR_OP, start);
 
 	if (i < 0)
 		return -1;
-	p->e->node[i].op = op_find(op);
+	p->e->node[i].op = op;
 	p->e->node[i].nargs = nargs;
 	memcpy(p->e->node[i].arg, args, (size_t)nargs * sizeof *args);
 	p->e->node[i].at = at;
@@ -386,7 +387,7 @@ call(struct parser *p, const char *name, int start)
 		p->e->node[i].arg[0] = args[0];
 		return i;
 	}
-	return new_op(p, f->name, args, nargs, start, start);
+	return new_op(p, f, args, nargs, start, start);
 }
 
 /* Read a number, an operand, a call or a parenthesized expression. */
@@ -475,7 +476,7 @@ subexpr(struct parser *p, int limit)
 		if ((args[0] = subexpr(p, UNARY_PRIORITY)) < 0)
 			return -1;
 		leave(p);
-		args[0] = new_op(p, u->op, args, 1, at, at);
+		args[0] = new_op(p, op_get(u->op), args, 1, at, at);
 	} else {
 		args[0] = primary(p);
 	}
@@ -486,7 +487,7 @@ subexpr(struct parser *p, int limit)
 		next(p);
 		if ((args[1] = subexpr(p, b->right)) < 0)
 			return -1;
-		args[0] = new_op(p, b->op, args, 2, p->e->node[args[0]].start, at);
+		args[0] = new_op(p, op_get(b->op), args, 2, p->e->node[args[0]].start, at);
 	}
 	return args[0];
 }
@@ -513,7 +514,7 @@ ternary(struct parser *p)
 	if ((args[2] = ternary(p)) < 0)
 		return -1;
 	leave(p);
-	return new_op(p, "where", args, 3, p->e->node[args[0]].start, at);
+	return new_op(p, op_get(OP_ID_WHERE), args, 3, p->e->node[args[0]].start, at);
 }
 
 /*

@@ -209,7 +209,7 @@ set_out_shape(struct desc *d, const char *v, struct strbuf *err)
 	struct strbuf why = {0};
 
 	strcpy(d->out_shape.name, "out");
-	if (shape_parse(v, &d->out_shape.shape, "out", d->lang, &why) != 0) {
+	if (shape_parse(v, &d->out_shape.shape, NULL, d->lang, &why) != 0) {
 		sb_printf(err, field_words[d->lang].bad_shape,
 		          d->source == FROM_CLI ? "--out-shape" : "shape", why.s);
 		sb_free(&why);

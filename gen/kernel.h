@@ -13,7 +13,7 @@ struct kernel {
 	char *command;			/* the canonical command that makes it */
 	char *formula;			/* the computation as NumPy would write it */
 	const struct dtype *out_dtype;	/* the result's as stored */
-	struct bcast b;			/* resolve: the broadcast */
+	struct bcast b;			/* resolve_broadcast: the broadcast */
 	struct plan plan;		/* plan: the walk over the result */
 };
 

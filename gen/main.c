@@ -66,15 +66,18 @@ print_timings(const struct run *r)
 	        r->time[RENDER], r->time[WRITE], r->n, r->n == 1 ? "" : "s");
 }
 
-/* Die with ERR about the kernel D: at its spec line, if it has one. */
+/*
+** Die with ERR about the kernel D: at its spec line, if it has one, or
+** at the line of its field FAULT (NULL: none is at fault).
+*/
 static void
-die_kernel(const struct run *r, const struct desc *d, const char *err)
+die_kernel(const struct run *r, const struct desc *d, const char *fault, const char *err)
 {
 	struct strbuf at = {0};
 
 	if (!d->line)
 		die("%s", err);
-	sb_printf(&at, "%s:%d", r->cli.spec, d->line);
+	sb_printf(&at, "%s:%d", r->cli.spec, spec_field_line(&r->spec, d, fault));
 	die_at(at.s, "kernel '%s': %s", d->name, err);
 }
 
@@ -87,7 +90,7 @@ static const struct main_words {
 	const char *inplace;		/* the operand; then the result shape */
 	const char *not_shape_of;	/* the operand; then its shape */
 	const char *result_shape;	/* then the result shape */
-	const char *not_out_shape;	/* then --out-shape's */
+	const char *not_out_shape;	/* then how its source names --out-shape, its shape */
 	const char *inplace_dtype;	/* the operand, its dtype, the result's */
 	const char *elements;		/* the most listed, the result's count */
 	const char *operand_limit;	/* the limit, the operands */
@@ -96,7 +99,7 @@ static const struct main_words {
 		"cannot write the result in place into '%s': the result shape ",
 		" is not the shape of '%s' ",
 		"the result shape ",
-		" is not the --out-shape ",
+		" is not the %s ",
 		"--inplace writes the result into '%s', whose dtype %s is not the result's %s",
 		"--elements lists at most %d elements, and the result has %llu: leave it "
 		"out, or explain smaller shapes",
@@ -106,7 +109,7 @@ static const struct main_words {
 		"不能把结果原地写回 '%s'：结果的形状 ",
 		" 不是 '%s' 的形状 ",
 		"结果的形状 ",
-		" 不是 --out-shape ",
+		" 不是 %s ",
 		"--inplace 把结果写回 '%s'，它的类型 %s 不是结果的类型 %s",
 		"--elements 最多列出 %d 个元素，而结果有 %llu 个：去掉 --elements，或者"
 		"解释更小的形状",
@@ -118,10 +121,10 @@ static const struct main_words {
 ** Resolve the broadcasting of D's operands into K->b (copy stretches its
 ** operand to its out shape) and check the result against the options:
 ** --inplace needs the first operand's shape, --out-shape the result's.
-** Append any error to ERR.
+** Append any error to ERR, and return the field at fault, or NULL.
 */
-static void
-resolve(struct desc *d, struct kernel *k, struct strbuf *err)
+static const char *
+resolve_broadcast(struct desc *d, struct kernel *k, struct strbuf *err)
 {
 	const struct main_words *w = &main_words[d->lang];
 	struct shape result;
@@ -132,7 +135,7 @@ resolve(struct desc *d, struct kernel *k, struct strbuf *err)
 	bcast_resolve(&k->b, d->operand, nops, d->axis_mode, d->axis);
 	if (k->b.err) {
 		bcast_format_error(err, &k->b, d->lang);
-		return;
+		return k->b.err == BC_ERR_AXIS || k->b.err == BC_ERR_OPERANDS ? "axis" : NULL;
 	}
 	bcast_result_shape(&k->b, &result);
 	if (d->inplace && !shape_equal(&result, &d->operand[0].shape)) {
@@ -140,20 +143,23 @@ resolve(struct desc *d, struct kernel *k, struct strbuf *err)
 		shape_format(err, &result);
 		sb_printf(err, w->not_shape_of, d->operand[0].name);
 		shape_format(err, &d->operand[0].shape);
+		return "inplace";
 	} else if (d->has_out_shape && !shape_equal(&result, &d->out_shape.shape)) {
 		sb_add(err, w->result_shape);
 		shape_format(err, &result);
-		sb_add(err, w->not_out_shape);
+		sb_printf(err, w->not_out_shape, d->source == FROM_CLI ? "--out-shape" : "out_shape");
 		shape_format(err, &d->out_shape.shape);
+		return "out_shape";
 	}
+	return NULL;
 }
 
 /*
-** Describe for the templates the kernel D of run R into K: its name
-** (--name, the spec's, or the base of FILE, FILE.c), types and texts,
-** the names checked. Append any error to ERR.
+** Describe for the templates the kernel D into K: its name (--name,
+** the spec's, or the base of FILE, FILE.c), types and texts, the names
+** checked. Append any error to ERR, and return the field at fault, or NULL.
 */
-static void
+static const char *
 describe(const char *file, struct desc *d, struct kernel *k, struct strbuf *err)
 {
 	struct strbuf name = {0}, command = {0}, formula = {0};
@@ -171,26 +177,31 @@ describe(const char *file, struct desc *d, struct kernel *k, struct strbuf *err)
 	desc_formula(&formula, d);
 	k->formula = formula.s;
 	if (names_check_chosen(k, !d->name, err) != 0)
-		return;
-	if (d->inplace && d->stored[0] != k->out_dtype)
+		return NULL;
+	if (d->inplace && d->stored[0] != k->out_dtype) {
 		sb_printf(err, main_words[d->lang].inplace_dtype, d->operand[0].name,
 		          d->stored[0]->name, k->out_dtype->name);
+		return "inplace";
+	}
+	return NULL;
 }
 
 /*
-** Plan kernel K: every decision about its code. Append any error to ERR.
+** Plan kernel K: every decision about its code. Append any error to
+** ERR, and return the field at fault, or NULL.
 */
-static void
+static const char *
 plan(struct kernel *k, struct strbuf *err)
 {
 	const struct desc *d = k->desc;
 	struct plan_request rq = {
 		d->nops, d->inplace, d->strategy, d->unroll_limit,
 		d->nloop_order ? d->loop_order : NULL, d->nloop_order, d->stream, d->cache_size,
-		&d->expr, d->dtype, d->stored, k->out_dtype, d->goal
+		&d->expr, d->dtype, d->stored, k->out_dtype, d->goal, d->source == FROM_SPEC
 	};
 
 	plan_build(&k->plan, &k->b, &rq, err);
+	return k->plan.fault;
 }
 
 /* The arguments of render_kernel's protected part. */
@@ -283,17 +294,18 @@ generate(struct run *r)
 	alloc_parts(r, r->n);
 	for (int i = 0; i < r->n; i++) {
 		struct strbuf err = {0};
+		const char *fault;	/* the field an error is about, or NULL */
 
 		memset(k, 0, sizeof *k);
 		/* Resolve the broadcasting. */
-		resolve(&r->desc[i], k, &err);
+		fault = resolve_broadcast(&r->desc[i], k, &err);
 		if (!err.s)
-			describe(r->cli.output, &r->desc[i], k, &err);
+			fault = describe(r->cli.output, &r->desc[i], k, &err);
 		/* Plan the walk over the result. */
 		if (!err.s)
-			plan(k, &err);
+			fault = plan(k, &err);
 		if (err.s)
-			die_kernel(r, &r->desc[i], err.s);
+			die_kernel(r, &r->desc[i], fault, err.s);
 		lap(r, PLAN);
 		/* Render it. */
 		render_kernel(r, k, i, &r->c[i], &r->h[i]);
@@ -301,7 +313,7 @@ generate(struct run *r)
 		lap(r, RENDER);
 		bytes += r->c[i].len + r->h[i].len;
 		if (bytes > OUTPUT_MAX_BYTES)
-			die_kernel(r, &r->desc[i], "the generated files would pass the limit of "
+			die_kernel(r, &r->desc[i], NULL, "the generated files would pass the limit of "
 			           "64 MB, more than a compiler takes in reasonable time: "
 			           "split the kernels into several files");
 	}
@@ -386,7 +398,7 @@ check_names(struct run *r)
 	int at = names_check_clashes(&r->names, &err);
 
 	if (at >= 0)
-		die_kernel(r, &r->desc[at], err.s);
+		die_kernel(r, &r->desc[at], NULL, err.s);
 	if (at == -1)
 		die("%s", err.s);
 }
@@ -556,7 +568,7 @@ answer(struct run *r)
 	struct shape result;
 
 	memset(k, 0, sizeof *k);
-	resolve(d, k, &err);
+	resolve_broadcast(d, k, &err);
 	broadcast = !err.s;
 	if (broadcast && r->cli.elements) {
 		uint64_t count;

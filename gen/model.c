@@ -2,7 +2,7 @@
 ** model.c: turn the results of the C phases into Lua tables for the
 ** templates. Arrays are 1-based Lua sequences; dimension numbers stored
 ** in fields are 0-based, as printed. Nothing here decides anything: it
-** copies what bcast.c found.
+** copies what bcast.c resolved, plan.c planned and main.c described.
 */
 #include <limits.h>
 
@@ -92,7 +92,8 @@ push_operand(lua_State *L, const struct bcast *b, int i)
 }
 
 /*
-** Push the model of a resolution for templates/explain.txt.lt: the mode,
+** Push the model of a resolution, the explanation's (explain.*.lt) when
+** no kernel is planned and the base of model_push_kernel's: the mode,
 ** the operands with their aligned shapes, rules and strides, the result
 ** and the error, if any. INPLACE: the result is written into operand 1.
 */
@@ -347,9 +348,10 @@ push_dtypes(lua_State *L)
 }
 
 /*
-** Push the model of kernel K for templates/kernel.c.lt and kernel.h.lt:
-** the model of its broadcast (model_push_bcast) with the operands cut to
-** the inputs, its names and types, and its plan as data.
+** Push the model of kernel K for templates/kernel.c.lt and kernel.h.lt,
+** and for the explanation of a kernel that was planned: the model of its
+** broadcast (model_push_bcast) with the operands cut to the inputs, its
+** names and types, and its plan as data.
 */
 void
 model_push_kernel(lua_State *L, const struct kernel *k)

@@ -38,50 +38,50 @@ static const struct dtype dtypes[] = {
 #define ADD FMA_ADD
 
 static const struct op ops[] = {
-	/* name            alias          func     args  kind        types helper   infix libm        fma f16 symbol */
-	{"add",           "add",         NULL,    1, 0, OP_ARITH,   ANY, "add",      1, NULL,        ADD, 0, "+"},
-	{"subtract",      "sub",         NULL,    2, 2, OP_ARITH,   ANY, "sub",      1, NULL,        ADD, 0, "-"},
-	{"multiply",      "mul",         NULL,    1, 0, OP_ARITH,   ANY, "mul",      1, NULL,        MUL, 0, "*"},
-	{"divide",        "div",         NULL,    2, 2, OP_ARITH,   ANY, "div",      1, NULL,        0, 0, "/"},
-	{"floor_divide",  "floordiv",    NULL,    2, 2, OP_ARITH,   ANY, "floordiv", 0, NULL,        0, 0, "//"},
-	{"remainder",     "mod",         NULL,    2, 2, OP_ARITH,   ANY, "mod",      0, NULL,        0, 0, "%"},
-	{"fmod",          "fmod",        "fmod",  2, 2, OP_ARITH,   ANY, "fmod",     0, NULL,        0, 0, "fmod"},
-	{"power",         "pow",         "pow",   2, 2, OP_ARITH,   ANY, "pow",      0, "pow",       0, 0, "**"},
-	{"maximum",       "max",         "max",   1, 0, OP_ARITH,   ANY, "max",      0, NULL,        0, 1, "maximum"},
-	{"minimum",       "min",         "min",   1, 0, OP_ARITH,   ANY, "min",      0, NULL,        0, 1, "minimum"},
-	{"fmax",          "fmax",        "fmax",  2, 2, OP_ARITH,   ANY, "fmax",     0, NULL,        0, 1, "fmax"},
-	{"fmin",          "fmin",        "fmin",  2, 2, OP_ARITH,   ANY, "fmin",     0, NULL,        0, 1, "fmin"},
-	{"negative",      "neg",         NULL,    1, 1, OP_ARITH,   ANY, "neg",      1, NULL,        0, 0, "-"},
-	{"absolute",      "abs",         "abs",   1, 1, OP_ARITH,   ANY, "abs",      0, NULL,        0, 0, "absolute"},
-	{"sqrt",          "sqrt",        "sqrt",  1, 1, OP_ARITH,   FLT, "sqrt",     0, NULL,        0, 0, "sqrt"},
-	{"exp",           "exp",         "exp",   1, 1, OP_ARITH,   FLT, "exp",      0, "exp",       0, 0, "exp"},
-	{"log",           "log",         "log",   1, 1, OP_ARITH,   FLT, "log",      0, "log",       0, 0, "log"},
-	{"floor",         "floor",       "floor", 1, 1, OP_ARITH,   FLT, "floor",    0, NULL,        0, 0, "floor"},
-	{"ceil",          "ceil",        "ceil",  1, 1, OP_ARITH,   FLT, "ceil",     0, NULL,        0, 0, "ceil"},
-	{"copysign",      "copysign",    "copysign", 2, 2, OP_ARITH, FLT, "copysign", 0, NULL,        0, 0, "copysign"},
-	{"hypot",         "hypot",       "hypot", 2, 2, OP_ARITH,   FLT, "hypot",    0, "hypot",     0, 0, "hypot"},
-	{"arctan2",       "atan2",       "atan2", 2, 2, OP_ARITH,   FLT, "atan2",    0, "atan2",     0, 0, "arctan2"},
-	{"logaddexp",     "logaddexp",   "logaddexp", 2, 2, OP_ARITH, FLT, "logaddexp", 0, "exp log1p", 0, 0, "logaddexp"},
-	{"heaviside",     "heaviside",   "heaviside", 2, 2, OP_ARITH, FLT, "heaviside", 0, NULL,        0, 0, "heaviside"},
-	{"equal",         "eq",          NULL,    2, 2, OP_COMPARE, ANY, "eq",       0, NULL,        0, 0, "=="},
-	{"not_equal",     "ne",          NULL,    2, 2, OP_COMPARE, ANY, "ne",       0, NULL,        0, 0, "!="},
-	{"less",          "lt",          NULL,    2, 2, OP_COMPARE, ANY, "lt",       0, NULL,        0, 0, "<"},
-	{"less_equal",    "le",          NULL,    2, 2, OP_COMPARE, ANY, "le",       0, NULL,        0, 0, "<="},
-	{"greater",       "gt",          NULL,    2, 2, OP_COMPARE, ANY, "gt",       0, NULL,        0, 0, ">"},
-	{"greater_equal", "ge",          NULL,    2, 2, OP_COMPARE, ANY, "ge",       0, NULL,        0, 0, ">="},
-	{"logical_and",   "and",         NULL,    2, 2, OP_LOGICAL, ANY, NULL,       0, NULL,        0, 0, "and"},
-	{"logical_or",    "or",          NULL,    2, 2, OP_LOGICAL, ANY, NULL,       0, NULL,        0, 0, "or"},
-	{"logical_xor",   "xor",         NULL,    2, 2, OP_LOGICAL, ANY, NULL,       0, NULL,        0, 0, "xor"},
-	{"logical_not",   "not",         NULL,    1, 1, OP_LOGICAL, ANY, NULL,       0, NULL,        0, 0, "not"},
-	{"bitwise_and",   "bitwise_and", NULL,    2, 2, OP_ARITH,   INT, "and",      0, NULL,        0, 0, "&"},
-	{"bitwise_or",    "bitwise_or",  NULL,    2, 2, OP_ARITH,   INT, "or",       0, NULL,        0, 0, "|"},
-	{"bitwise_xor",   "bitwise_xor", NULL,    2, 2, OP_ARITH,   INT, "xor",      0, NULL,        0, 0, "^"},
-	{"invert",        "invert",      NULL,    1, 1, OP_ARITH,   INT, "not",      0, NULL,        0, 0, "~"},
-	{"left_shift",    "shl",         NULL,    2, 2, OP_ARITH,   INT, "shl",      0, NULL,        0, 0, "<<"},
-	{"right_shift",   "shr",         NULL,    2, 2, OP_ARITH,   INT, "shr",      0, NULL,        0, 0, ">>"},
-	{"where",         "where",       "where", 3, 3, OP_SELECT,  ANY, NULL,       0, NULL,        0, 0, "where"},
-	{"copy",          "copy",        NULL,    1, 1, OP_COPY,    ANY, NULL,       0, NULL,        0, 0, "copy"},
-	{NULL, NULL, NULL, 0, 0, OP_ARITH, ANY, NULL, 0, NULL, 0, 0, NULL}
+	/* id                   name            alias          func     args  kind        types helper   infix libm        fma f16 symbol */
+	{OP_ID_ADD,            "add",           "add",         NULL,    1, 0, OP_ARITH,   ANY, "add",      1, NULL,        ADD, 0, "+"},
+	{OP_ID_SUBTRACT,       "subtract",      "sub",         NULL,    2, 2, OP_ARITH,   ANY, "sub",      1, NULL,        ADD, 0, "-"},
+	{OP_ID_MULTIPLY,       "multiply",      "mul",         NULL,    1, 0, OP_ARITH,   ANY, "mul",      1, NULL,        MUL, 0, "*"},
+	{OP_ID_DIVIDE,         "divide",        "div",         NULL,    2, 2, OP_ARITH,   ANY, "div",      1, NULL,        0, 0, "/"},
+	{OP_ID_FLOOR_DIVIDE,   "floor_divide",  "floordiv",    NULL,    2, 2, OP_ARITH,   ANY, "floordiv", 0, NULL,        0, 0, "//"},
+	{OP_ID_REMAINDER,      "remainder",     "mod",         NULL,    2, 2, OP_ARITH,   ANY, "mod",      0, NULL,        0, 0, "%"},
+	{OP_ID_FMOD,           "fmod",          "fmod",        "fmod",  2, 2, OP_ARITH,   ANY, "fmod",     0, NULL,        0, 0, "fmod"},
+	{OP_ID_POWER,          "power",         "pow",         "pow",   2, 2, OP_ARITH,   ANY, "pow",      0, "pow",       0, 0, "**"},
+	{OP_ID_MAXIMUM,        "maximum",       "max",         "max",   1, 0, OP_ARITH,   ANY, "max",      0, NULL,        0, 1, "maximum"},
+	{OP_ID_MINIMUM,        "minimum",       "min",         "min",   1, 0, OP_ARITH,   ANY, "min",      0, NULL,        0, 1, "minimum"},
+	{OP_ID_FMAX,           "fmax",          "fmax",        "fmax",  2, 2, OP_ARITH,   ANY, "fmax",     0, NULL,        0, 1, "fmax"},
+	{OP_ID_FMIN,           "fmin",          "fmin",        "fmin",  2, 2, OP_ARITH,   ANY, "fmin",     0, NULL,        0, 1, "fmin"},
+	{OP_ID_NEGATIVE,       "negative",      "neg",         NULL,    1, 1, OP_ARITH,   ANY, "neg",      1, NULL,        0, 0, "-"},
+	{OP_ID_ABSOLUTE,       "absolute",      "abs",         "abs",   1, 1, OP_ARITH,   ANY, "abs",      0, NULL,        0, 0, "absolute"},
+	{OP_ID_SQRT,           "sqrt",          "sqrt",        "sqrt",  1, 1, OP_ARITH,   FLT, "sqrt",     0, NULL,        0, 0, "sqrt"},
+	{OP_ID_EXP,            "exp",           "exp",         "exp",   1, 1, OP_ARITH,   FLT, "exp",      0, "exp",       0, 0, "exp"},
+	{OP_ID_LOG,            "log",           "log",         "log",   1, 1, OP_ARITH,   FLT, "log",      0, "log",       0, 0, "log"},
+	{OP_ID_FLOOR,          "floor",         "floor",       "floor", 1, 1, OP_ARITH,   FLT, "floor",    0, NULL,        0, 0, "floor"},
+	{OP_ID_CEIL,           "ceil",          "ceil",        "ceil",  1, 1, OP_ARITH,   FLT, "ceil",     0, NULL,        0, 0, "ceil"},
+	{OP_ID_COPYSIGN,       "copysign",      "copysign",    "copysign", 2, 2, OP_ARITH, FLT, "copysign", 0, NULL,        0, 0, "copysign"},
+	{OP_ID_HYPOT,          "hypot",         "hypot",       "hypot", 2, 2, OP_ARITH,   FLT, "hypot",    0, "hypot",     0, 0, "hypot"},
+	{OP_ID_ARCTAN2,        "arctan2",       "atan2",       "atan2", 2, 2, OP_ARITH,   FLT, "atan2",    0, "atan2",     0, 0, "arctan2"},
+	{OP_ID_LOGADDEXP,      "logaddexp",     "logaddexp",   "logaddexp", 2, 2, OP_ARITH, FLT, "logaddexp", 0, "exp log1p", 0, 0, "logaddexp"},
+	{OP_ID_HEAVISIDE,      "heaviside",     "heaviside",   "heaviside", 2, 2, OP_ARITH, FLT, "heaviside", 0, NULL,        0, 0, "heaviside"},
+	{OP_ID_EQUAL,          "equal",         "eq",          NULL,    2, 2, OP_COMPARE, ANY, "eq",       0, NULL,        0, 0, "=="},
+	{OP_ID_NOT_EQUAL,      "not_equal",     "ne",          NULL,    2, 2, OP_COMPARE, ANY, "ne",       0, NULL,        0, 0, "!="},
+	{OP_ID_LESS,           "less",          "lt",          NULL,    2, 2, OP_COMPARE, ANY, "lt",       0, NULL,        0, 0, "<"},
+	{OP_ID_LESS_EQUAL,     "less_equal",    "le",          NULL,    2, 2, OP_COMPARE, ANY, "le",       0, NULL,        0, 0, "<="},
+	{OP_ID_GREATER,        "greater",       "gt",          NULL,    2, 2, OP_COMPARE, ANY, "gt",       0, NULL,        0, 0, ">"},
+	{OP_ID_GREATER_EQUAL,  "greater_equal", "ge",          NULL,    2, 2, OP_COMPARE, ANY, "ge",       0, NULL,        0, 0, ">="},
+	{OP_ID_LOGICAL_AND,    "logical_and",   "and",         NULL,    2, 2, OP_LOGICAL, ANY, NULL,       0, NULL,        0, 0, "and"},
+	{OP_ID_LOGICAL_OR,     "logical_or",    "or",          NULL,    2, 2, OP_LOGICAL, ANY, NULL,       0, NULL,        0, 0, "or"},
+	{OP_ID_LOGICAL_XOR,    "logical_xor",   "xor",         NULL,    2, 2, OP_LOGICAL, ANY, NULL,       0, NULL,        0, 0, "xor"},
+	{OP_ID_LOGICAL_NOT,    "logical_not",   "not",         NULL,    1, 1, OP_LOGICAL, ANY, NULL,       0, NULL,        0, 0, "not"},
+	{OP_ID_BITWISE_AND,    "bitwise_and",   "bitwise_and", NULL,    2, 2, OP_ARITH,   INT, "and",      0, NULL,        0, 0, "&"},
+	{OP_ID_BITWISE_OR,     "bitwise_or",    "bitwise_or",  NULL,    2, 2, OP_ARITH,   INT, "or",       0, NULL,        0, 0, "|"},
+	{OP_ID_BITWISE_XOR,    "bitwise_xor",   "bitwise_xor", NULL,    2, 2, OP_ARITH,   INT, "xor",      0, NULL,        0, 0, "^"},
+	{OP_ID_INVERT,         "invert",        "invert",      NULL,    1, 1, OP_ARITH,   INT, "not",      0, NULL,        0, 0, "~"},
+	{OP_ID_LEFT_SHIFT,     "left_shift",    "shl",         NULL,    2, 2, OP_ARITH,   INT, "shl",      0, NULL,        0, 0, "<<"},
+	{OP_ID_RIGHT_SHIFT,    "right_shift",   "shr",         NULL,    2, 2, OP_ARITH,   INT, "shr",      0, NULL,        0, 0, ">>"},
+	{OP_ID_WHERE,          "where",         "where",       "where", 3, 3, OP_SELECT,  ANY, NULL,       0, NULL,        0, 0, "where"},
+	{OP_ID_COPY,           "copy",          "copy",        NULL,    1, 1, OP_COPY,    ANY, NULL,       0, NULL,        0, 0, "copy"},
+	{NOP_IDS, NULL, NULL, NULL, 0, 0, OP_ARITH, ANY, NULL, 0, NULL, 0, 0, NULL}
 };
 
 const struct dtype *
@@ -206,6 +206,16 @@ op_find(const char *name)
 {
 	for (const struct op *op = ops; op->name; op++)
 		if (strcmp(op->name, name) == 0 || strcmp(op->alias, name) == 0)
+			return op;
+	return NULL;
+}
+
+/* Return the op whose id is ID. */
+const struct op *
+op_get(enum op_id id)
+{
+	for (const struct op *op = ops; op->name; op++)
+		if (op->id == id)
 			return op;
 	return NULL;
 }

@@ -46,8 +46,28 @@ enum op_types {
 	OP_FLOAT_TYPES		/* sqrt, exp, hypot, ... */
 };
 
+/*
+** Each op's row of ops.c, for code that must know one op (constant
+** folding, the runtime's helpers for a constant argument): an op is
+** known by its id, never by its name.
+*/
+enum op_id {
+	OP_ID_ADD, OP_ID_SUBTRACT, OP_ID_MULTIPLY, OP_ID_DIVIDE,
+	OP_ID_FLOOR_DIVIDE, OP_ID_REMAINDER, OP_ID_FMOD, OP_ID_POWER,
+	OP_ID_MAXIMUM, OP_ID_MINIMUM, OP_ID_FMAX, OP_ID_FMIN, OP_ID_NEGATIVE,
+	OP_ID_ABSOLUTE, OP_ID_SQRT, OP_ID_EXP, OP_ID_LOG, OP_ID_FLOOR,
+	OP_ID_CEIL, OP_ID_COPYSIGN, OP_ID_HYPOT, OP_ID_ARCTAN2,
+	OP_ID_LOGADDEXP, OP_ID_HEAVISIDE, OP_ID_EQUAL, OP_ID_NOT_EQUAL,
+	OP_ID_LESS, OP_ID_LESS_EQUAL, OP_ID_GREATER, OP_ID_GREATER_EQUAL,
+	OP_ID_LOGICAL_AND, OP_ID_LOGICAL_OR, OP_ID_LOGICAL_XOR,
+	OP_ID_LOGICAL_NOT, OP_ID_BITWISE_AND, OP_ID_BITWISE_OR,
+	OP_ID_BITWISE_XOR, OP_ID_INVERT, OP_ID_LEFT_SHIFT, OP_ID_RIGHT_SHIFT,
+	OP_ID_WHERE, OP_ID_COPY, NOP_IDS
+};
+
 /* An operation: everything bcastgen knows of it is in its row of ops.c. */
 struct op {
+	enum op_id id;		/* how code that must know this op asks for it */
 	const char *name;	/* NumPy's ufunc name: "floor_divide" */
 	const char *alias;	/* its short name for --op: "floordiv" */
 	const char *func;	/* what --expr calls it ("max"), or NULL: an operator */
@@ -74,6 +94,7 @@ const struct dtype *dtype_promote(const struct dtype *a, const struct dtype *b);
 const struct dtype *dtype_floating(const struct dtype *t);
 const struct dtype *dtype_result(const struct dtype *const *ts, int n);
 const struct op *op_find(const char *name);
+const struct op *op_get(enum op_id id);
 const struct op *op_func(const char *func);
 void op_list(struct strbuf *sb, int funcs);
 int op_check(const struct op *op, int nargs, const struct dtype *t,

@@ -103,7 +103,7 @@ read_link(const char *path, struct strbuf *sb)
 ** the directory does not exist.
 */
 static char *
-resolve(const char *path)
+canonical_path(const char *path)
 {
 	struct strbuf cur = {0}, res = {0};
 	const char *slash;
@@ -163,7 +163,10 @@ pid_alive(long pid)
 	return kill((pid_t)pid, 0) == 0 || errno != ESRCH;
 }
 
-/* Set SB to PATH's directory part, with its final '/'. PATH is from resolve(). */
+/*
+** Set SB to PATH's directory part, with its final '/'. PATH is from
+** canonical_path().
+*/
 static void
 dir_of(struct strbuf *sb, const char *path)
 {
@@ -172,8 +175,8 @@ dir_of(struct strbuf *sb, const char *path)
 
 /*
 ** Write LEN bytes of S to a new temporary beside the file TARGET (from
-** resolve()), ".NAME.bcastgen-PID-XXXXXX", with MODE. Return its path,
-** or NULL with errno set and nothing left behind.
+** canonical_path()), ".NAME.bcastgen-PID-XXXXXX", with MODE. Return its
+** path, or NULL with errno set and nothing left behind.
 */
 static char *
 write_temp(const char *target, const char *s, size_t len, mode_t mode)
@@ -333,7 +336,7 @@ output_check(const struct output_name *out, int nout, const struct output_name *
 	for (int i = 0; i < n; i++) {
 		const char *path = i < nout ? out[i].path : in[i - nout].path;
 
-		canon[i] = resolve(path);
+		canon[i] = canonical_path(path);
 		if (!canon[i])
 			canon[i] = xstrdup(path);
 		known[i] = stat(path, &st[i]) == 0;
@@ -380,7 +383,7 @@ output_add(struct output *o, const char *path, const struct strbuf *text)
 	f = &o->file[o->n++];
 	memset(f, 0, sizeof *f);
 	f->path = xstrdup(path);
-	if (!(f->target = resolve(path))) {
+	if (!(f->target = canonical_path(path))) {
 		error("cannot create a temporary file for '%s':", path);
 		return -1;
 	}

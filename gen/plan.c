@@ -350,10 +350,9 @@ add_node(struct plan *p, const struct plan_request *rq, int i)
 		v.nargs = n->nargs;
 		for (int k = 0; k < n->nargs; k++) {
 			const struct expr_node *a = &rq->expr->node[n->arg[k]];
-			int truth = n->op->kind == OP_LOGICAL || (n->op->kind == OP_SELECT && k == 0);
 
 			v.arg[k] = add_node(p, rq, n->arg[k]);
-			if (!truth)
+			if (!expr_tests_truth(n, k))
 				v.arg[k] = convert(p, v.arg[k], a->type, n->calc);
 		}
 		if (v.type != n->type)
@@ -385,7 +384,7 @@ is_constant(const struct plan *p, int i)
 static void
 mark_constant_args(struct plan *p)
 {
-	static const char *const ops[] = {"maximum", "minimum", "fmax", "fmin"};
+	static const enum op_id ops[] = {OP_ID_MAXIMUM, OP_ID_MINIMUM, OP_ID_FMAX, OP_ID_FMIN};
 
 	for (int i = 0; i < p->nvalues; i++) {
 		struct plan_value *v = &p->value[i];
@@ -397,7 +396,7 @@ mark_constant_args(struct plan *p)
 		first = is_constant(p, v->arg[0]);
 		second = is_constant(p, v->arg[1]);
 		for (size_t k = 0; k < sizeof ops / sizeof ops[0]; k++)
-			if (strcmp(v->op->name, ops[k]) == 0 && first != second)
+			if (v->op->id == ops[k] && first != second)
 				v->constant_arg = first ? 1 : 2;
 	}
 }
@@ -406,7 +405,7 @@ mark_constant_args(struct plan *p)
 static int
 infix_binding(const struct op *op)
 {
-	return strcmp(op->name, "multiply") == 0 || strcmp(op->name, "divide") == 0;
+	return op->id == OP_ID_MULTIPLY || op->id == OP_ID_DIVIDE;
 }
 
 /*
@@ -717,6 +716,34 @@ widen_block(struct plan *p, int nodes)
 }
 
 /*
+** Append how RQ's source sets FIELD (a spec's name) to VALUE, or names
+** FIELD when VALUE is NULL: "--strategy loops" or "strategy = \"loops\"".
+*/
+static void
+say_option(struct strbuf *err, const struct plan_request *rq, const char *field,
+           const char *value)
+{
+	if (rq->spec) {
+		sb_printf(err, value ? "%s = \"%s\"" : "field '%s'", field, value);
+		return;
+	}
+	sb_add(err, "--");
+	for (const char *c = field; *c; c++)
+		sb_printf(err, "%c", *c == '_' ? '-' : *c);
+	if (value)
+		sb_printf(err, " %s", value);
+}
+
+/* Append " (use --strategy loops)", as RQ's source says it. */
+static void
+use_loops(struct strbuf *err, const struct plan_request *rq)
+{
+	sb_add(err, " (use ");
+	say_option(err, rq, "strategy", "loops");
+	sb_add(err, ")");
+}
+
+/*
 ** Choose P's strategy for RQ, its loops built and ordered: unroll up to
 ** the limit (and, for an expression of NODES nodes, up to
 ** PLAN_UNROLL_NODES nodes in all); else, for auto, a block when the
@@ -738,15 +765,38 @@ choose_strategy(struct plan *p, const struct plan_request *rq, int nodes, struct
 	if (limit > PLAN_UNROLL_CEILING) {
 		sb_printf(err, "unroll limit %llu is above the ceiling %d",
 		          (unsigned long long)limit, PLAN_UNROLL_CEILING);
+		p->fault = "unroll_limit";
+		return -1;
+	}
+	if (rq->strategy == PLAN_UNROLL && p->count > limit && limit < PLAN_UNROLL_CEILING) {
+		sb_printf(err, "cannot unroll %llu elements: the limit is %llu (set it with ",
+		          (unsigned long long)p->count, (unsigned long long)limit);
+		say_option(err, rq, "unroll_limit", NULL);
+		sb_printf(err, ", at most %d, or use ", PLAN_UNROLL_CEILING);
+		say_option(err, rq, "strategy", "loops");
+		sb_add(err, ")");
+		p->fault = "strategy";
+		return -1;
+	}
+	if (rq->strategy == PLAN_UNROLL && p->count > limit) {
+		sb_printf(err, "cannot unroll %llu elements: at most %d are unrolled, "
+		          "whatever ", (unsigned long long)p->count, PLAN_UNROLL_CEILING);
+		say_option(err, rq, "unroll_limit", NULL);
+		sb_add(err, " says");
+		use_loops(err, rq);
+		p->fault = "strategy";
 		return -1;
 	}
 	if (limit * (uint64_t)nodes > PLAN_UNROLL_NODES) {
 		limit = PLAN_UNROLL_NODES / (uint64_t)nodes;
 		p->unroll_nodes = nodes;
 		if (rq->strategy == PLAN_UNROLL && p->count > limit) {
-			sb_printf(err, "cannot unroll %llu elements of an expression of %d "
-			          "nodes: at most %d nodes are unrolled in all (use --strategy "
-			          "loops)", (unsigned long long)p->count, nodes, PLAN_UNROLL_NODES);
+			sb_printf(err, "cannot unroll %llu elements of %d nodes each: at most %d "
+			          "nodes are unrolled in all, so at most %llu elements of this "
+			          "computation", (unsigned long long)p->count,
+			          nodes, PLAN_UNROLL_NODES, (unsigned long long)limit);
+			use_loops(err, rq);
+			p->fault = "strategy";
 			return -1;
 		}
 	}
@@ -755,13 +805,6 @@ choose_strategy(struct plan *p, const struct plan_request *rq, int nodes, struct
 		p->strategy = PLAN_EMPTY;
 		p->why = WHY_EMPTY;
 		return 0;
-	}
-	if (rq->strategy == PLAN_UNROLL && p->count > limit) {
-		sb_printf(err, "cannot unroll %llu elements: the limit is %llu "
-		          "(set it with --unroll-limit, at most %d, or use --strategy loops)",
-		          (unsigned long long)p->count, (unsigned long long)limit,
-		          PLAN_UNROLL_CEILING);
-		return -1;
 	}
 	if (rq->goal == GOAL_SIZE && limit > PLAN_SIZE_UNROLL_MAX) {
 		limit = PLAN_SIZE_UNROLL_MAX;
@@ -784,7 +827,9 @@ choose_strategy(struct plan *p, const struct plan_request *rq, int nodes, struct
 		          "run ", PLAN_BLOCK_MAX, PLAN_UNROLL_NODES);
 		for (int l = 0; l < p->nloops; l++)
 			sb_printf(err, "%s%llu", l ? ", " : "", (unsigned long long)p->loop[l].extent);
-		sb_add(err, " times (use --strategy loops)");
+		sb_add(err, " times");
+		use_loops(err, rq);
+		p->fault = "strategy";
 		return -1;
 	}
 	if (rq->strategy == PLAN_BLOCK || (rq->strategy == PLAN_AUTO && block > 0
@@ -860,11 +905,21 @@ choose_stream(struct plan *p, const struct bcast *b, const struct plan_request *
 		sb_printf(err, "cannot stream the output: non-temporal stores need an "
 		          "innermost loop that writes whole %d-byte lines (%d elements) one "
 		          "after the other", PLAN_STREAM_LINE, p->line);
-		if (p->strategy != PLAN_LOOPS)
-			sb_printf(err, ", and the strategy is %s", plan_strategy_name(p->strategy));
-		else if (in)
+		p->fault = "stream";
+		if (p->strategy == PLAN_EMPTY) {
+			sb_add(err, ", and the output has no elements: there is nothing to stream");
+		} else if (p->strategy == PLAN_UNROLL || p->strategy == PLAN_BLOCK) {
+			sb_add(err, ", and ");
+			say_option(err, rq, "strategy", plan_strategy_name(p->strategy));
+			sb_add(err, p->strategy == PLAN_UNROLL
+			       ? " writes a statement per element, with no loop"
+			       : " writes the innermost loops out");
+			use_loops(err, rq);
+		} else if (in)
 			sb_printf(err, "; the innermost loop runs %llu times, the output's stride "
 			          "%lld", (unsigned long long)in->extent, (long long)in->stride[p->nin]);
+		else
+			sb_add(err, ", and the output is one element");
 		return -1;
 	}
 	if (rq->stream == STREAM_ON)
@@ -899,6 +954,8 @@ order_loops(struct plan *p, const int *order, int n, struct strbuf *err)
 
 	for (int k = 0; ok && k < n; k++)
 		ok = order[k] >= 0 && order[k] < p->nloops && !seen[order[k]]++;
+	if (!ok)
+		p->fault = "loop_order";
 	if (!ok && p->nloops == 1) {
 		sb_printf(err, "the plan has one loop, of %llu iterations: the only loop "
 		          "order is 0", (unsigned long long)p->loop[0].extent);

@@ -241,6 +241,8 @@ struct plan {
 	enum plan_store store;		/* how the value becomes the output's element */
 	int contract;			/* a float multiply may meet an add: keep them apart,
 					   under gcc's GNU dialects too */
+	const char *fault;		/* on error: the request's field at fault, as a
+					   spec names it ("loop_order"), or NULL */
 };
 
 /* What the plan is made from, besides the broadcast. */
@@ -258,6 +260,7 @@ struct plan_request {
 	const struct dtype *const *in_dtype;	/* each input's as stored */
 	const struct dtype *out_dtype;		/* the result's as stored */
 	enum plan_goal goal;			/* --optimize */
+	int spec;				/* messages name fields as a spec does */
 };
 
 int plan_build(struct plan *p, const struct bcast *b, const struct plan_request *rq,

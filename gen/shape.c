@@ -70,15 +70,40 @@ static const struct shape_words {
 };
 
 /*
-** Parse TEXT into S. On error, append a message naming OPNAME, in LANG,
-** to ERR and return -1; otherwise return 0.
+** shape_parse's messages for a shape of no operand (--out-shape), in
+** each language: the same arguments, the operand's name skipped (%.0s).
+*/
+static const struct shape_words shape_words_bare[NLANGS] = {
+	{
+		"empty size in shape '%s'%.0s",
+		"bad size '%.*s' in shape '%s'%.0s: sizes are non-negative integers",
+		"size '%.*s'%.0s is too large (the limit is %lld)",
+		"%.0smore than %d dimensions",
+		"%.0smore elements than the limit %lld",
+		NULL, NULL, NULL, NULL
+	}, {
+		"形状 '%s' 里有一个维度的大小是空的%.0s",
+		"维度大小 '%.*s' 不对（形状 '%s'%.0s）：维度的大小必须是非负整数",
+		"维度大小 '%.*s' 太大了%.0s：上限是 %lld",
+		"%.0s维度超过了 %d 个",
+		"%.0s元素个数超过了上限 %lld",
+		NULL, NULL, NULL, NULL
+	}
+};
+
+/*
+** Parse TEXT into S. On error, append a message in LANG to ERR naming
+** the operand OPNAME (or none: NULL) and return -1; otherwise return 0.
 */
 int
 shape_parse(const char *text, struct shape *s, const char *opname, enum lang lang,
             struct strbuf *err)
 {
-	const struct shape_words *w = &shape_words[lang];
+	const struct shape_words *w = opname ? &shape_words[lang] : &shape_words_bare[lang];
 	const char *p = text;
+
+	if (!opname)
+		opname = "";
 
 	s->rank = 0;
 	if (*p == '\0')
@@ -123,7 +148,7 @@ shape_parse(const char *text, struct shape *s, const char *opname, enum lang lan
 
 /*
 ** Parse ARG, "NAME=SHAPE" or "NAME:DTYPE=SHAPE", into OP. NAME must be a
-** C identifier; DTYPE is kept as written, for ops.c to check. On
+** C identifier; DTYPE is kept as written, for desc.c to check. On
 ** error, append a message in LANG to ERR and return -1; otherwise
 ** return 0.
 */

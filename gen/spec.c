@@ -35,6 +35,7 @@
 ** Every Lua call runs inside one protected call, so running out of
 ** memory is an error at the spec like any other.
 */
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -181,10 +182,19 @@ set_field(lua_State *L, const struct reader *r, const struct fields_table *t,
 		field_error(L, r, t, name, 0, &err);
 	}
 	if (type == LUA_TNUMBER && !lua_isinteger(L, -1)) {
+		lua_Number x = lua_tonumber(L, -1);
+
 		i = lua_tointegerx(L, -1, &exact);
 		if (!exact) {
-			sb_printf(&err, "field '%s': %s is not an integer", name,
-			          lua_tostring(L, -1));
+			sb_printf(&err, "field '%s': ", name);
+			if (isnan(x))
+				sb_add(&err, "nan is not an integer");
+			else if (isinf(x))
+				sb_printf(&err, "%sinf is not an integer", x < 0 ? "-" : "");
+			else if (x == floor(x))
+				sb_printf(&err, "%s is beyond a 64-bit integer", lua_tostring(L, -1));
+			else
+				sb_printf(&err, "%s is not an integer", lua_tostring(L, -1));
 			field_error(L, r, t, name, 0, &err);
 		}
 		lua_pop(L, 1);
@@ -445,20 +455,17 @@ die_lua(const char *chunk, const char *msg)
 }
 
 /*
-** Check kernel D of the spec PATH, whose text is SRC, and read its
+** Check kernel D of the spec S, read from PATH, and read its
 ** computation; note where it was declared, for its banner. Dies on any
 ** error, at its line (an error in the expression: at the field's).
 */
 static void
-finish_kernel(struct desc *d, const char *path, const struct strbuf *src)
+finish_kernel(const struct spec *s, struct desc *d, const char *path)
 {
 	struct strbuf where = {0}, err = {0}, at = {0}, origin = {0};
-	int line = d->line;
 
 	if (desc_finish(d, &where, &err) != 0) {
-		if (where.s)
-			line = speclex_field_line(src->s ? src->s : "", src->len, d->line, "expr", 0);
-		sb_printf(&at, "%s:%d", path, line);
+		sb_printf(&at, "%s:%d", path, spec_field_line(s, d, where.s ? "expr" : NULL));
 		die_at(at.s, "kernel '%s': %s%s%s", d->name, where.s ? where.s : "",
 		       where.s ? ": " : "", err.s);
 	}
@@ -746,15 +753,14 @@ void
 spec_read(const char *path, struct spec *s)
 {
 	struct reader r = {.memory = {0, SPEC_MEMORY}, .spec = s, .chunk = path};
-	struct strbuf src = {0};
 	lua_State *L;
 	int status;
 
 	memset(s, 0, sizeof *s);
-	status = sb_read_file(&src, path);
+	status = sb_read_file(&s->src, path);
 	if (status != 0)
 		die("cannot %s spec file '%s':", status == -1 ? "open" : "read", path);
-	r.src = &src;
+	r.src = &s->src;
 	L = lhost_new_state(&r.memory);
 	lua_pushcfunction(L, lhost_msghandler);
 	lua_pushcfunction(L, run_spec);
@@ -772,8 +778,19 @@ spec_read(const char *path, struct spec *s)
 	lua_close(L);
 	desc_free(&r.scratch);
 	for (int i = 0; i < s->n; i++)
-		finish_kernel(&s->kernel[i], path, &src);
-	sb_free(&src);
+		finish_kernel(s, &s->kernel[i], path);
+}
+
+/*
+** Return the line of S that kernel D's FIELD is written on, or, FIELD
+** NULL or not written at D's call, D's line.
+*/
+int
+spec_field_line(const struct spec *s, const struct desc *d, const char *field)
+{
+	if (!field)
+		return d->line;
+	return speclex_field_line(s->src.s ? s->src.s : "", s->src.len, d->line, field, 0);
 }
 
 /* Free what spec_read allocated in S. */
@@ -783,5 +800,6 @@ spec_free(struct spec *s)
 	for (int i = 0; i < s->n; i++)
 		desc_free(&s->kernel[i]);
 	free(s->kernel);
+	sb_free(&s->src);
 	memset(s, 0, sizeof *s);
 }

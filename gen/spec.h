@@ -10,9 +10,11 @@ struct spec {
 	struct desc *kernel;	/* in the order declared, each finished */
 	int n;
 	int cap;		/* allocated */
+	struct strbuf src;	/* the spec's text */
 };
 
 void spec_read(const char *path, struct spec *s);
+int spec_field_line(const struct spec *s, const struct desc *d, const char *field);
 void spec_free(struct spec *s);
 
 #endif

@@ -44,6 +44,9 @@ local operators = {
   logical_and = "&&", logical_or = "||", logical_xor = "!=",
 }
 
+-- How tightly the C operator of each infix op binds: * and / above + and -.
+local infix_binding = {multiply = MUL, divide = MUL, add = ADD, subtract = ADD}
+
 -- An expression spelled: its text, how it binds, and whether it is a 0 or 1.
 local function expr(text, prec, is_bool)
   return {text = text, prec = prec, is_bool = is_bool}
@@ -110,8 +113,7 @@ local forms = {
     return expr(operators[v.op] .. nest(a[1], a[1].text:sub(1, 1) == "-" and PRIMARY or UNARY), UNARY)
   end,
   infix = function(v, a)
-    local op = operators[v.op]
-    local prec = (op == "*" or op == "/") and MUL or ADD
+    local op, prec = operators[v.op], infix_binding[v.op]
     local text = nest(a[1], prec)
     for k = 2, #a do text = text .. " " .. op .. " " .. nest(a[k], prec + 1) end
     return expr(text, prec)

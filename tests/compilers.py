@@ -296,7 +296,7 @@ def unroll_ceiling(scratch):
             except subprocess.TimeoutExpired:
                 ok(False, "%s -O2 compiles the unrolled %s within 60 s" % (cc, name))
     # one past the ceilings: explicit unroll is an error naming the limit
-    for args, want in [(["--op", "negative", "x=513"], "the limit is 512"),
+    for args, want in [(["--op", "negative", "x=513"], "at most 512 are unrolled"),
                        (["--op", "add", "x=342", "y=342"], "at most 1024 nodes")]:
         r = gen(os.path.join(d, "over.c"), ["--strategy", "unroll", "--unroll-limit", "512"] + args)
         ok(r.returncode == 1 and want in r.stderr, "unroll past the ceiling: %s" % want, r.stderr)

@@ -25,15 +25,18 @@ comparisons and logical ops 0 or 1, each result within +-(2^64 - 1); an
 integer meeting a float becomes a float, and floats compute in double
 (Python's float % is np.remainder's). Division by zero, a negative shift
 count, an integer out of that range or a float beyond double is an
-error. Unary minus keeps the sign of 0 (-0 is -0.0 as a float). What
-folds: - ! ~, the binary operators, ?: and min max abs where; casts and
-the other calls do not. The literal is then typed as any other, once.
+error. An integer 0 has no sign, as in Python: -0 and -(1 - 1) are
++0.0 as floats, and only a float -0.0 is negative zero. What folds: -
+! ~, the binary operators, ?: and min max abs where; casts and the
+other calls do not. The literal is then typed as any other, once.
 
 Type rules mirrored (README's --expr and Dtypes):
   - T is --dtype, or without it NumPy's np.result_type of the operands'
-    stored dtypes, the condition operand's too (an operand without a
-    dtype counts as f32): a third of the cases draw operand dtypes that
-    make T so and give no --dtype;
+    stored dtypes (an operand without a dtype counts as f32), but for
+    an operand only tested for its truth (where's condition, an
+    argument of && || !), which has no say, as in np.where, unless none
+    has one: a third of the cases draw operand dtypes that make T so
+    and give no --dtype;
   - operands are converted from their stored dtype to T on load;
   - a literal takes the dtype of what it meets (its operator's other,
     typed arguments), T when it meets only literals, or the cast's
@@ -53,7 +56,7 @@ Type rules mirrored (README's --expr and Dtypes):
     first; to f16 through f32, as NumPy converts integers), a float
     literal is read as a double, as Python reads it, then rounded
     (np.float16(x) rounds the double directly); -N is the negation of N
-    in that dtype (so -0 is -0.0);
+    in that dtype (an integer -0 is 0, a float -0.0 is -0.0);
   - f16 computes as NumPy's float16 loops: each operation in float,
     rounded back to f16 (so NumPy's float16 arrays are the reference;
     their maximum / minimum keep a for equal values, -0.0 against 0.0).
@@ -399,7 +402,7 @@ def lit_value(n, d):
                 v = v.astype(npdt(d))[0]
         if np.isinf(v):
             raise ExprError("literal %r does not fit %s" % (n.num, d))
-        return -v if n.neg else v
+        return -v if signed(n) else v
     if n.is_float:
         raise ExprError("float literal %r in %s context" % (n.num, d))
     v = -n.num if n.neg else n.num
@@ -509,8 +512,14 @@ def ival(n):
     return -n.num if n.neg else n.num
 
 
+def signed(n):
+    """Whether literal n is negative: an integer 0 has no sign, as in
+    Python (-0 is 0); a float -0.0 has one."""
+    return n.neg and (n.is_float or n.num != 0)
+
+
 def fval(n):
-    return -float(n.num) if n.neg else float(n.num)      # -0 is -0.0
+    return -float(n.num) if signed(n) else float(n.num)
 
 
 def truthy(n):
@@ -713,7 +722,8 @@ class Gen:
         rng = self.rng
         if is_float(d):
             if role == "minmax" and rng.random() < 0.4:
-                # signed zeros: max(-0.0, 0) is 0 but max(0.0, -0) is -0.0
+                # signed zeros: max(0.0, -0.0) is -0.0 but max(0.0, -0) is
+                # 0.0 (an integer -0 is 0)
                 txt = rng.choice(["0", "0.0", "0x0", ".0"])
                 return self.node("lit", neg=rng.random() < 0.5, is_float="x" not in txt
                                  and "." in txt, text=txt, want=d)
@@ -976,6 +986,29 @@ def promoted_dtype(dts):
     return [d for d in DT_NAMES if npdt(d) == r][0]
 
 
+def computed_names(root):
+    """The operands tree root computes with: all but those it only tests
+    for their truth (an argument of && || !, where's condition), whose
+    dtype has no say in the kernel's, as where's condition in np.where."""
+    names = set()
+
+    def visit(n, tested):
+        if n.kind == "opd" and not tested:
+            names.add(n.name)
+        for k, a in enumerate(n.args):
+            visit(a, n.kind == "op" and (n.key in LOGIC or (n.key == "where" and k == 0)))
+    visit(root, False)
+    return names
+
+
+def kernel_dtype(operands, root):
+    """The kernel's dtype without --dtype: the promotion of the dtypes of
+    the operands root computes with, or of all if it computes with none."""
+    comp = computed_names(root)
+    return promoted_dtype([o["dt"] for o in operands if o["name"] in comp]
+                          or [o["dt"] for o in operands])
+
+
 def promoted_dtypes(rng, t, n):
     """n operand dtypes whose promotion is t, or None."""
     near = [d for d in ko.DT_CHOICE + [None] if promoted_dtype([d, t]) == t]
@@ -1012,7 +1045,8 @@ def make_case(rng, t, strategy):
         elif rng.random() < 0.2:
             dt = rng.choice(ko.DT_CHOICE)
         ops.append({"name": nm, "dt": dt, "shape": sh, "aligned": sh, "cond": nm == cond})
-    # no --dtype where NumPy's promotion of the operands gives t
+    # no --dtype where NumPy's promotion of the operands gives t (checked
+    # again once the tree says which operands have a say)
     c["omit_dtype"] = promoted_dtype([o["dt"] for o in ops]) == t and (
         dts is not None or rng.random() < 0.3)
     rng.shuffle(ops)
@@ -1049,6 +1083,7 @@ def make_case(rng, t, strategy):
             raise RuntimeError("%r: node typed %s, meant %s" % (text, pn.type, w))
     c["expr"] = text
     c["root"] = root
+    c["omit_dtype"] = c["omit_dtype"] and kernel_dtype(ops, c["parsed"]) == t
     # f16 code converts at every operation: unrolled, it is slow to
     # compile, so at most 16 elements
     f16 = "f16" in [t, c["out"]] + [o["dt"] for o in ops] or "f16(" in text
@@ -1100,7 +1135,16 @@ def fixed_cases(rng):
                                  "cond": False})
             omit = t is None
             if omit:
-                t = promoted_dtype([o["dt"] for o in operands])
+                t = kernel_dtype(operands, Parser(expr, [o["name"] for o in operands]).parse())
+                where_of_three = re.fullmatch(r"where\((\w+), (\w+), (\w+)\)|(\w+) \? (\w+) : (\w+)",
+                                              expr)
+                if where_of_three:
+                    # the rule is np.where's: the condition has no say
+                    dt = {o["name"]: npdt(o["dt"] or "f32") for o in operands}
+                    c3 = [dt[g] for g in where_of_three.groups() if g]
+                    got = np.where(np.zeros(1, c3[0]), np.zeros(1, c3[1]), np.zeros(1, c3[2]))
+                    if npdt(t) != got.dtype:
+                        raise RuntimeError("%s: T %s, np.where gives %s" % (expr, t, got.dtype))
             c = {"t": t, "strategy": s, "out": out_dt, "fn": None, "vseed": rng.getrandbits(63),
                  "fixed": True, "inputs": inputs, "omit_dtype": omit, "eq_form": False,
                  "operands": operands, "expr": expr,
@@ -1182,6 +1226,11 @@ def fixed_cases(rng):
         ("unroll",), limit=64)
     add("x + (4294967295 * 4294967297 - 18446744073709551614)", "u8", "x=4", ("unroll",),
         limit=64)
+    # an integer 0 has no sign, as in Python: x * -(1 - 1) and x * -0 are
+    # x * +0.0 (-0.0 for a negative x), and x * -0.0 is not
+    add("x * -(1 - 1)", "f32", "x=3", ("unroll",), limit=64, inputs={"x": [1.0, -1.0, 0.0]})
+    add("x * -0 + y * -0.0", "f64", "x=3 y=3", ("unroll",), limit=64,
+        inputs={"x": [-1.0, 1.0, -1.0], "y": [1.0, 1.0, -1.0]})
 
     # truth as stored: an operand of && || ! or where's condition is tested
     # in its own dtype (0.5, -0.25, NaN, 1e-45 and INT_MIN are true
@@ -1199,6 +1248,9 @@ def fixed_cases(rng):
                       ("where(c * 2, a, b)", "i32", "c:f32=6 a=6 b=6"),
                       ("where(i8(c), a, b)", "f32", "c:f32=6 a=6 b=6"),
                       ("c ? a : b", None, "c:f64=6 a:i8=6 b:i8=6"),
+                      ("where(c, a, b)", None, "c:f16=6 a:i8=6 b:i8=6"),
+                      ("where(c, a, b)", None, "c:f32=6 a:u8=6 b:i16=6"),
+                      ("where(c && a, a, b) + !c", None, "c:f64=6 a:i8=6 b:u8=6"),
                       ("!x", "i8", "x:i64=6"),
                       ("x || y", "u8", "x:f64=6 y:f16=6")):
         add(e, t, ops, ("unroll", "loops"), inputs={
@@ -1206,7 +1258,10 @@ def fixed_cases(rng):
             "y": tv["y"] if ":i" in ops else [0.0, 6e-8, 0.0, -0.0, nan, 1e-300],
             "c": tv["c"], "a": tv["a"], "b": tv["b"]}, limit=64)
     # NumPy's promotion when --dtype is not given (np.result_type of the
-    # operands' dtypes; one without a dtype counts as f32)
+    # operands' dtypes; one without a dtype counts as f32), where's
+    # condition apart, as in np.where
+    add("where(c, a, b)", None, "c:u8=4 a:i8=4 b:i8=4", ("unroll", "loops"), limit=64)
+    add("c ? a : b", None, "c:i64=4 a:u8=4 b:i16=4", ("unroll",), limit=64)
     add("x + y", None, "x:i8=3 y:u8=3", ("unroll",), limit=64,
         inputs={"x": [127, -128, -1], "y": [255, 255, 1]})
     add("x + y", None, "x:u64=3 y=1", ("loops",), limit=64)

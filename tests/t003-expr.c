@@ -3,6 +3,7 @@
 ** nesting, constant folding, types, and errors with their columns. How
 ** the tree is planned is t004's; how it is spelled in C, t160's.
 */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -82,6 +83,23 @@ static void
 parses(const char *src, int nnames, const char *want)
 {
 	parses_in("f32", src, nnames, want);
+}
+
+/*
+** Test that SRC, "x * CONSTANT" in f32, gives the constant the sign
+** NEGATIVE once typed: -0.0 is negative zero, an integer 0 never is.
+*/
+static void
+zero_sign(const char *src, int negative)
+{
+	int lit = -1;
+
+	if (load(src, 1, "f32") == 0 && e.node[e.root].nargs == 2)
+		lit = e.node[e.root].arg[1];
+	if (!ok(lit >= 0 && e.node[lit].kind == EXPR_LITERAL && e.node[lit].value == 0
+	        && (signbit(e.node[lit].value) != 0) == negative, "'%s' multiplies by %s",
+	        src, negative ? "-0.0" : "+0.0"))
+		diag("got %s", lit >= 0 ? (signbit(e.node[lit].value) ? "-0.0" : "+0.0") : err.s);
 }
 
 /* Test that SRC in dtype T fails with MSG at 1-based column COL. */
@@ -205,7 +223,9 @@ static const struct {
 	{"x + (1 < 2) + (2 != 2) + !0.5 + (2 && 0.5) + (0 || 0)", "i32", 0,
 	 "(add (add (add (add (add x =1) =0) =0) =1) =0)"},
 	{"x + (0 ? 2 : 3) + max(1, -2, 0.5) + min(3, -0) + abs(-4)", "f32", 0,
-	 "(add (add (add (add x =3) =1) =-0) =4)"},
+	 "(add (add (add (add x =3) =1) =0) =4)"},
+	/* an integer 0 has no sign, as in Python: -(1 - 1) is 0 */
+	{"x * -(1 - 1)", "f32", 0, "(multiply x =0)"},
 	{"where(1 > 0, x, 2)", "i16", 0, "(where =1 x 2)"},
 	/* casts and the other calls stay, their constant arguments folded */
 	{"x + f64(i8(-1 - 1)) + sqrt(2 + 2) + pow(2, 3)", "f64", 0,
@@ -378,6 +398,12 @@ main(void)
 		else
 			parses_in(folding[k].t, folding[k].src, 1, folding[k].want);
 	}
+
+	zero_sign("x * -(1 - 1)", 0);
+	zero_sign("x * -0", 0);
+	zero_sign("x * -(0 * 5)", 0);
+	zero_sign("x * -0.0", 1);
+	zero_sign("x * -(1.0 - 1)", 1);
 
 	/* the C emitted: UB-free helpers for integers, C operators for floats */
 

@@ -288,7 +288,8 @@ test_strategy(void)
 	rq.unroll_limit = PLAN_UNROLL_CEILING;
 	rq.strategy = PLAN_UNROLL;
 	ok1(build() == -1);
-	ok1(message_has("cannot unroll 54 elements of an expression of 19 nodes"));
+	ok1(message_has("cannot unroll 54 elements of 19 nodes each"));
+	ok1(message_has("so at most 53 elements of this computation"));
 
 	/* no elements: nothing to loop over or unroll, whatever was asked */
 	ok1(plan_for("x=3,0,4 y=4", "add", "f32", PLAN_AUTO) == 0);
@@ -457,7 +458,10 @@ test_speed(void)
 	request("x=16 y=16", "add", "f32");
 	rq.stream = STREAM_ON;
 	rq.strategy = PLAN_UNROLL;
-	ok1(build() == -1 && message_has("and the strategy is unroll"));
+	ok1(build() == -1 && message_has("--strategy unroll writes a statement per element"));
+	request("x=0,100", "add", "f32");
+	rq.stream = STREAM_ON;
+	ok1(build() == -1 && message_has("the output has no elements"));
 	request("x=30000,15 y=15", "add", "f32");
 	rq.stream = STREAM_ON;
 	ok1(build() == -1 && message_has("runs 15 times"));

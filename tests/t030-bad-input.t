@@ -85,7 +85,8 @@ done <<EOF_CASES
 1|--lang en x=2,a --lang zh|bcastgen: error: bad size 'a' in shape '2,a' of operand 'x': sizes are non-negative integers
 1|--lang zh --axis foo x=2 y=2|bcastgen: error: axis 'foo' 不对：应当是一个整数
 1|--lang zh --axis=99999999999 x=2 y=2|bcastgen: error: axis 99999999999 超出了范围：必须在 -2147483648 到 2147483647 之间
-1|--lang zh --op copy --out-shape 2, x=2|bcastgen: error: --out-shape：形状 '2,' 里有一个维度的大小是空的（张量 'out'）
+1|--lang zh --op copy --out-shape 2, x=2|bcastgen: error: --out-shape：形状 '2,' 里有一个维度的大小是空的
+1|--lang zh --op copy --out-shape 2,-4 x=2|bcastgen: error: --out-shape：维度大小 '-4' 不对（形状 '2,-4'）：维度的大小必须是非负整数
 1|--lang zh --unroll-limit x -o k.c x=2|bcastgen: error: bad unroll limit 'x': expected an integer
 1|--explain --elements x=20,20 y=20|bcastgen: error: --elements lists at most 256 elements, and the result has 400: leave it out, or explain smaller shapes
 1|--templates /nonexistent --explain x=2|bcastgen: error: cannot open template '/nonexistent/explain.txt.lt': No such file or directory
@@ -98,7 +99,9 @@ done <<EOF_CASES
 1|--shape --expr=x+1 x=3 y=3|bcastgen: error: operand 'y' is not used in the expression
 1|-o k.c --op sqrt --dtype i16 x=3|bcastgen: error: op 'sqrt' does not apply to dtype i16: it needs f16, f32 or f64
 2|-o k.c --op add --expr=x x=3|bcastgen: error: give --op or --expr, not both
-1|-o k.c --strategy=unroll --unroll-limit=512 --expr=x+x+x+x+x+x+x+x+x+x x=8,64|bcastgen: error: cannot unroll 512 elements of an expression of 19 nodes: at most 1024 nodes are unrolled in all (use --strategy loops)
+1|-o k.c --strategy=unroll --unroll-limit=512 --expr=x+x+x+x+x+x+x+x+x+x x=8,64|bcastgen: error: cannot unroll 512 elements of 19 nodes each: at most 1024 nodes are unrolled in all, so at most 53 elements of this computation (use --strategy loops)
+1|-o k.c --strategy=unroll --unroll-limit=512 --expr=x+x x=600|bcastgen: error: cannot unroll 600 elements: at most 512 are unrolled, whatever --unroll-limit says (use --strategy loops)
+1|-o k.c --strategy=unroll --unroll-limit=512 x=400 y=400|bcastgen: error: cannot unroll 400 elements of 3 nodes each: at most 1024 nodes are unrolled in all, so at most 341 elements of this computation (use --strategy loops)
 1|-o k.c --strategy=loops --expr=x*exp(b)+t0 x=3,4 b=3,1 t0=3,4|bcastgen: error: 't0', an operand of kernel 'k', is also a value kernel 'k' computes once: choose another name
 1|-o k.c --dtype f8 x=3|bcastgen: error: unknown dtype 'f8': expected f16 f32 f64 i8 i16 i32 i64 u8 u16 u32 u64
 1|-o k.c x:f128=3|bcastgen: error: unknown dtype 'f128' of operand 'x': expected f16 f32 f64 i8 i16 i32 i64 u8 u16 u32 u64
@@ -107,11 +110,19 @@ done <<EOF_CASES
 1|-o k.c --op sub x=3|bcastgen: error: op 'subtract' takes 2 operands, got 1
 1|-o k.c --op not x=3 y=3|bcastgen: error: op 'logical_not' takes 1 operand, got 2
 1|-o k.c --strategy unroll x=9,9|bcastgen: error: cannot unroll 81 elements: the limit is 64 (set it with --unroll-limit, at most 512, or use --strategy loops)
-1|-o k.c --strategy unroll --unroll-limit 512 x=513|bcastgen: error: cannot unroll 513 elements: the limit is 512 (set it with --unroll-limit, at most 512, or use --strategy loops)
+1|-o k.c --strategy unroll --unroll-limit 512 x=513|bcastgen: error: cannot unroll 513 elements: at most 512 are unrolled, whatever --unroll-limit says (use --strategy loops)
+1|-o k.c --stream on x=0,100|bcastgen: error: cannot stream the output: non-temporal stores need an innermost loop that writes whole 64-byte lines (16 elements) one after the other, and the output has no elements: there is nothing to stream
+1|-o k.c --stream on --strategy unroll x=32|bcastgen: error: cannot stream the output: non-temporal stores need an innermost loop that writes whole 64-byte lines (16 elements) one after the other, and --strategy unroll writes a statement per element, with no loop (use --strategy loops)
+1|-o k.c --stream on --strategy block x=100,3 y=100,1|bcastgen: error: cannot stream the output: non-temporal stores need an innermost loop that writes whole 64-byte lines (16 elements) one after the other, and --strategy block writes the innermost loops out (use --strategy loops)
+1|-o k.c --stream on x=|bcastgen: error: cannot stream the output: non-temporal stores need an innermost loop that writes whole 64-byte lines (16 elements) one after the other, and the output is one element
 1|-o k.c --unroll-limit 5000 x=3|bcastgen: error: unroll limit 5000 is out of range: it must be from 0 to 512
 1|-o k.c --strategy fast x=3|bcastgen: error: unknown strategy 'fast': expected auto, unroll, loops or block
 1|-o k.c --out-shape 3,4 x=3|bcastgen: error: the result shape (3,) is not the --out-shape (3,4)
-1|-o k.c --out-shape 3,-4 x=3|bcastgen: error: bad --out-shape: bad size '-4' in shape '3,-4' of operand 'out': sizes are non-negative integers
+1|-o k.c --out-shape 3,-4 x=3|bcastgen: error: bad --out-shape: bad size '-4' in shape '3,-4': sizes are non-negative integers
+1|-o k.c --op copy --out-shape 2, x=3|bcastgen: error: bad --out-shape: empty size in shape '2,'
+1|-o k.c --op copy --out-shape 99999999999999999999 x=3|bcastgen: error: bad --out-shape: size '99999999999999999999' is too large (the limit is 9223372036854775807)
+1|-o k.c --op copy --out-shape 4294967296,4294967296 x=3|bcastgen: error: bad --out-shape: more elements than the limit 9223372036854775807
+1|-o k.c --op copy --out-shape ${rank65#x=} x=3|bcastgen: error: bad --out-shape: more than 64 dimensions
 1|-o k.c --op copy x=3|bcastgen: error: op 'copy' needs --out-shape: the shape to broadcast 'x' to
 1|-o k.c --op copy --out-shape 2 x=3|bcastgen: error: operands could not be broadcast together with shapes x(3,) out(2,)
 1|-o k.c --op copy --out-shape 3 x=2,3|bcastgen: error: the result shape (2,3) is not the --out-shape (3,)
@@ -144,6 +155,13 @@ done <<EOF_CASES
 1|-o k.c -M k.h x=3|bcastgen: error: the depfile 'k.h' would overwrite an output: choose another path
 1|-o out/bc.c x=3|bcastgen: error: output file 'out/bc.c' would write a header bc.h that hides the one the kernels include: choose another name
 1|-o out/stdint.c x=3|bcastgen: error: output file 'out/stdint.c' would write a header stdint.h that hides the one the kernels include: choose another name
+1|-o bc_stream.c --stream on --name kst x=64|bcastgen: error: output file 'bc_stream.c' would write a header bc_stream.h that hides the one the kernels include: choose another name
+1|-o bc_ref.c --name k x=3|bcastgen: error: output file 'bc_ref.c' would write a header bc_ref.h that hides the one the kernels include: choose another name
+1|-o bc_math.c --name k x=3|bcastgen: error: output file 'bc_math.c' would write a header bc_math.h that hides the one the kernels include: choose another name
+1|-o immintrin.c x=3|bcastgen: error: output file 'immintrin.c' would write a header immintrin.h that hides the one the kernels include: choose another name
+1|-o out/xmmintrin.c x=3|bcastgen: error: output file 'out/xmmintrin.c' would write a header xmmintrin.h that hides the one the kernels include: choose another name
+1|-o mm_malloc.c x=3|bcastgen: error: output file 'mm_malloc.c' would write a header mm_malloc.h that hides the one the kernels include: choose another name
+1|-o BC_Stream.c --name k x=3|bcastgen: error: output file 'BC_Stream.c' would write a header BC_Stream.h that hides the one the kernels include: choose another name
 1|-o k.c --name j0 x=3|bcastgen: error: kernel name 'j0' is a function of the C library: choose another with --name
 1|-o k.c --name va_start x=3|bcastgen: error: kernel name 'va_start' is a function of the C library: choose another with --name
 1|-o k.c k=3|bcastgen: error: 'k', an operand of kernel 'k', is also the function of kernel 'k': choose another name
@@ -153,6 +171,8 @@ done <<EOF_CASES
 1|-o nodir/k.c x=3|bcastgen: error: cannot create a temporary file for 'nodir/k.c': No such file or directory
 1|-o k.c --inplace --op lt x=3 y=3|bcastgen: error: --inplace writes the result into 'x', whose dtype f32 is not the result's u8
 2|--frobnicate x=2|bcastgen: error: unknown option '--frobnicate'
+2|--shape --explain x=2,3 y=3|bcastgen: error: --shape prints only the result shape: not with --explain, which walks through it
+2|--explain --shape x=2,3 y=3|bcastgen: error: --shape prints only the result shape: not with --explain, which walks through it
 2|--explain --format pdf x=2|bcastgen: error: bad format 'pdf': expected text, svg or html
 2|--format svg x=2|bcastgen: error: --format needs --explain: it says how to explain
 2|--elements x=2|bcastgen: error: --elements needs --explain: it says how to explain

@@ -44,5 +44,26 @@ check $? "the output has the usual permissions"
 (cd a && "$GEN" -o k.c ${args#--op mul} --op add -M k.d)
 [ "$(ls -A a)" = "$(printf 'k.c\nk.d\nk.h')" ] && grep -q ' + ' a/k.c
 check $? "a run that replaces three files leaves no temporary, backup or journal"
+# The command a banner shows ("Made by:") makes the same bytes again,
+# whether or not the first run gave --dtype (the banner always shows it).
+while IFS='|' read -r what args; do
+	rm -rf made remade && mkdir made remade
+	(cd made && eval "\"\$GEN\" -o k.c $args") \
+	&& cmd=$(sed -n '/Made by:$/{n;s/^ \*   bcastgen //p;q}' made/k.c) && [ -n "$cmd" ] \
+	&& (cd remade && eval "\"\$GEN\" -o k.c $cmd") \
+	&& cmp -s made/k.c remade/k.c && cmp -s made/k.h remade/k.h
+	check $? "the banner's command makes the same files: $what"
+	[ -z "$cmd" ] || echo "#   $cmd"
+done <<'EOF_CASES'
+promoted dtypes|x:i8=4 y:i16=4
+operands without a dtype|x=2,3 y=3
+a dtype given, not the promotion|--dtype f64 x:i8=4 y:i16=4
+a dtype given, the promotion|--dtype i16 x:i8=4 y:i16=4
+where's condition|--op where c:u8=4 a:i8=4 b:i8=4
+a float op of integers|--op sqrt x:i32=5 --out-dtype f32
+an expression|--expr 'max(x*w + b, 0)' x:f16=2,4 w=4 b:f32=4
+an expression's condition|--expr 'c ? a : -a' c:u8=4,1 a:i16=4,5
+EOF_CASES
+
 echo "1..$n"
 exit $status

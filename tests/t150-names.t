@@ -50,5 +50,30 @@ a kernel given its table twice|local k = kernel "a"\nk { "x=3" }\nk { "x=3" }|ca
 a kernel named after a C library function|kernel "memcpy" { "x=3" }|case.lua:1: error: kernel 'memcpy': kernel name 'memcpy' is a function of the C library: choose another name
 EOF_CASES
 
+# Include guards made from any output name are identifiers C does not
+# reserve (no leading '_', no "__", no leading digit), and compile; clang,
+# where there is one, says so too.
+clang=$(command -v clang)
+while read -r file; do
+	rm -rf g && mkdir g
+	h=g/${file%.c}.h
+	"$GEN" -o "g/$file" --name k x=3 2>err \
+	&& guard=$(sed -n '/^#ifndef /{s///p;q;}' "$h") \
+	&& printf '%s\n' "$guard" | grep -Eq '^[A-Za-z][A-Za-z0-9_]*$' \
+	&& ! printf '%s\n' "$guard" | grep -q '__' \
+	&& printf '#include "%s"\n' "${h#g/}" >g/use.c && gcc $CFLAGS -c g/use.c -o g/use.o 2>>err \
+	&& { [ -z "$clang" ] || $clang $CFLAGS -Wreserved-macro-identifier -fsyntax-only g/use.c 2>>err; }
+	check $? "'$file' has the include guard '$guard'" err
+done <<'EOF_CASES'
+_x.c
+..c
+ñ.c
+1k.c
+a--b.c
+x_.c
+-x-.c
+.c_.c
+EOF_CASES
+
 echo "1..$n"
 exit $status

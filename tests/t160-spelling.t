@@ -26,8 +26,11 @@ while IFS='|' read -r dtype expr want; do
 	fi
 done <<'EOF_CASES'
 u16|x ^ ~(-2)|bc_xor_u16(x_v, (uint16_t)1)
-f32|x + -0|x_v + -0.0f
-f64|x + min(3, -0)|x_v + -0.0
+f32|x + -0|x_v + 0.0f
+f32|x * -(1 - 1)|x_v * 0.0f
+f32|x + -0.0|x_v + -0.0f
+f64|x + min(3, -0)|x_v + 0.0
+f64|x + min(3, -0.0)|x_v + -0.0
 f64|x + (0.1 + 0.2)|x_v + 0.30000000000000004
 f32|x * (1 < 2)|x_v * 1.0f
 f32|x*y + w|x_v * y_v + w_v

@@ -117,6 +117,13 @@ done <<'EOF_CASES'
 1|kernel "k" { "x=2,3", "y=3",\n  op = "add",\n  strategy = "fast" }|bad.lua:3: error: kernel 'k': field 'strategy': unknown strategy 'fast': expected auto, unroll, loops or block
 1|kernel "k" { "x=2,3", "y=3",\n  op = "add",\n  optimise = "size" }|bad.lua:3: error: kernel 'k': unknown field 'optimise' (there are inplace axis strategy unroll_limit loop_order stream cache_size optimize out_shape op expr dtype out_dtype lang, and the operands)
 1|kernel "k" { "x=2,3", "y=3",\n  expr = "x +* y" }|bad.lua:2: error: kernel 'k': expr:1:4: expected an operand, a number or '(', not '*'
+1|kernel "k" { "x=2,4", "y=4",\n  loop_order = "1,0,2" }|bad.lua:2: error: kernel 'k': the loop order must list each of the plan's 2 loops once, outermost first; their trip counts are 2, 4
+1|kernel "k" { "x=2,4", "y=4",\n  unroll_limit = 4,\n  strategy = "unroll" }|bad.lua:3: error: kernel 'k': cannot unroll 8 elements: the limit is 4 (set it with field 'unroll_limit', at most 512, or use strategy = "loops")
+1|kernel "k" { "x=2,4", "y=4", strategy = "unroll",\n  stream = "on" }|bad.lua:2: error: kernel 'k': cannot stream the output: non-temporal stores need an innermost loop that writes whole 64-byte lines (16 elements) one after the other, and strategy = "unroll" writes a statement per element, with no loop (use strategy = "loops")
+1|kernel "k" { "x=4", "y=2,4",\n  inplace = true }|bad.lua:2: error: kernel 'k': cannot write the result in place into 'x': the result shape (2,4) is not the shape of 'x' (4,)
+1|kernel "k" { "x=2,4", "y=4",\n  axis = 5 }|bad.lua:2: error: kernel 'k': axis 5 is out of range for x(2,4) and y(4,): Paddle's axes go from -2 to 1 (the larger rank is 2), and for these shapes it must be -1, 0 to 1, or -2
+1|kernel "k" { "x=4", "y=2,4",\n  out_shape = "3,3" }|bad.lua:2: error: kernel 'k': the result shape (2,4) is not the out_shape (3,3)
+1|kernel "k" { "x=2,4",\n  "y=3" }|bad.lua:1: error: kernel 'k': operands could not be broadcast together with shapes x(2,4) y(3,)
 1|defaults {\n  optimize = "siz" }\nkernel "k" { "x=4" }|bad.lua:2: error: defaults: field 'optimize': bad optimize 'siz': expected speed or size
 1|defaults { "x=4", optimize = "size" }|bad.lua:1: error: defaults: the operands belong to each kernel: defaults takes fields only
 1|defaults { optimze = "size" }|bad.lua:1: error: defaults: unknown field 'optimze' (there are inplace axis strategy unroll_limit loop_order stream cache_size optimize out_shape op expr dtype out_dtype lang)
