@@ -1,8 +1,9 @@
 /*
  * bc.h: the runtime header every kernel emitted by bcastgen includes.
  *
- * Freestanding C99 (only <stdint.h> and <stddef.h>), usable from C++.
- * Every function is static inline; nothing here calls libc.
+ * Freestanding C99 (only <stdint.h> and <stddef.h>, and <assert.h> for
+ * BC_ASSERT in a hosted build without NDEBUG), usable from C++.  Every
+ * function is static inline; nothing here calls libc but BC_ASSERT.
  *
  * Names: public bc_<op>_<T>, internal bc__*, macros BC_*, with the type
  * suffixes i8 i16 i32 i64 (int8_t..int64_t), u8 u16 u32 u64
@@ -34,6 +35,29 @@
 
 #include <stddef.h>
 #include <stdint.h>
+
+/*
+ * BC_ASSERT(c) checks, in a debug build, what the caller of a kernel
+ * must guarantee and C cannot check: that the output pointer of a
+ * streaming kernel is aligned to its type (bc_stream.h).  Define it
+ * before including bc.h to check your own way, or to nothing.  By
+ * default it is nothing under NDEBUG; else assert(c) from <assert.h> in
+ * a hosted build, and in a freestanding one, which may have no
+ * <assert.h> and no C library, __builtin_trap() when c is false (gcc,
+ * clang) or nothing.
+ */
+#ifndef BC_ASSERT
+#if defined(NDEBUG)
+#define BC_ASSERT(c) ((void)0)
+#elif __STDC_HOSTED__
+#include <assert.h>
+#define BC_ASSERT(c) assert(c)
+#elif defined(__GNUC__)
+#define BC_ASSERT(c) ((c) ? (void)0 : __builtin_trap())
+#else
+#define BC_ASSERT(c) ((void)0)
+#endif
+#endif
 
 /*
  * BC_LOOPS marks a kernel with loops: gcc is asked to start each loop on
@@ -853,7 +877,9 @@ BC__DIVMOD(f64, double, )
  *     differed, for 4 of the 65536 f16s: there expf lands exactly on a
  *     tie between two f16s and the second rounding goes the other way
  *     than NumPy's correctly rounded result (as 0.0072975 -> 1.00732421875
- *     -> 1.0078125, not 1.0068359375).
+ *     -> 1.0078125, not 1.0068359375).  And pow(a, 0) and pow(1, b) are
+ *     1 for a NaN a or b, where NumPy's float16 loop gives a NaN
+ *     (bc_math.h says why).
  *   - Conversions, all bit for bit: f32 and f64 to f16 by bc_f32_to_f16
  *     and bc_f64_to_f16 (the first over all 2^32 floats once); f16 to
  *     f32 by bc_f16_to_f32; f16 to an integer type T by

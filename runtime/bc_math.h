@@ -20,8 +20,13 @@
  *
  * np.power: the C library's pow (NumPy may use its own SIMD pow, which
  * can differ in the last bit, and in the sign and payload of a NaN
- * result), but a NaN b gives a NaN for every a other than 1, as C99's
- * Annex F and NumPy have it (newlib's pow gives pow(-1, NaN) = 1).
+ * result), but NaNs as C99's Annex F and NumPy have them: pow(a, +-0)
+ * and pow(1, b) are 1 for every a and b, a signalling NaN included, and
+ * otherwise a NaN b gives a NaN.  These cases never reach the C library,
+ * whose answers differ: glibc's pow(sNaN, 0) and pow(1, sNaN) are NaNs,
+ * newlib's pow(-1, NaN) is 1.  f16 values follow the same rules through
+ * bc_pow_f32 (NumPy's float16 loop calls glibc's powf, and so gives a
+ * NaN for those two; its float32 and float64 loops give 1).
  * np.exp and np.log: the C library's, within a few ULP of NumPy's (which
  * may use its own SIMD versions; NumPy's float32 ones give the NaN
  * 0x7fc00000 for any NaN).
@@ -64,7 +69,9 @@
 #define BC__FLOAT(S, T, F)                                                    \
 static inline T bc_pow_##S(T a, T b)                                          \
 {                                                                             \
-	if (b != b && a != 1)                                                 \
+	if (b == 0 || a == 1)                                                 \
+		return (T)1;                                                  \
+	if (b != b)                                                           \
 		return a + b;                                                 \
 	return pow##F(a, b);                                                  \
 }                                                                             \

@@ -10,7 +10,9 @@
  * bc_stream_line_T (T its output's dtype); an ordinary loop writes the
  * elements before the first line boundary and after the last;
  * bc_stream_fence orders the streaming stores before whatever the caller
- * does next.
+ * does next.  The output must be aligned to its type, as C requires of
+ * any pointer to it (the line stores fault otherwise): BC_ASSERT checks
+ * it in a debug build.
  *
  * BC_STREAM is 1 where this header has streaming stores, else 0: the
  * kernel then runs its ordinary loop, with the same results bit for bit.
@@ -24,6 +26,8 @@
 
 #include <stddef.h>
 #include <stdint.h>
+
+#include "bc.h"
 
 #if defined(BC_NO_STREAM)
 #define BC_STREAM 0
@@ -46,13 +50,18 @@
 #if BC_STREAM
 /*
  * The elements of SIZE bytes before P + that many is on a line boundary,
- * at most N.  Assumes P is aligned to SIZE, as a C object of it is.
+ * at most N.  P must be aligned to SIZE, as a pointer to an object of
+ * that size is in C (BC_ASSERT checks it): then P + head is on a line
+ * boundary, as the streaming stores after it need (they fault
+ * otherwise).  Any such P will do, however far from a line it is.
  */
 static inline size_t bc_stream_head(const void *p, size_t size, size_t n)
 {
 	size_t off = (size_t)((uintptr_t)p % BC_STREAM_LINE);
 	size_t head = off ? (BC_STREAM_LINE - off) / size : 0;
 
+	BC_ASSERT((uintptr_t)p % size == 0
+	          && "the output of a kernel must be aligned to its type");
 	return head < n ? head : n;
 }
 

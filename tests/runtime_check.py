@@ -13,11 +13,11 @@ Run by tests/t050-runtime.t with /usr/bin/python3 (which has NumPy).
    - 8-bit integers: all 65536 (a, b) pairs; 16-bit: every a, with edge
      values crossed and random pairs; 32/64-bit: edge values crossed plus
      random pairs;
-   - floats: edge values (zeros, infinities, NaNs with payloads, subnormals,
-     extremes) crossed plus random; compared bit for bit, or for the
-     results of C library functions (pow, hypot, atan2, logaddexp, exp,
-     log) within a few ULP (FLOAT_ULP) and bit for bit on infinite and
-     NaN operands;
+   - floats: edge values (zeros, infinities, quiet and signalling NaNs
+     with payloads, subnormals, extremes) crossed plus random; compared
+     bit for bit, or for the results of C library functions (pow, hypot,
+     atan2, logaddexp, exp, log) within a few ULP (FLOAT_ULP) and bit for
+     bit on infinite and NaN operands;
    - bc.h's exact float helpers (abs, sqrt, floor, ceil, fmod,
      floor_divide, remainder) on their own larger inputs, bit for bit:
      edge values and a million values over all exponents for the unary
@@ -35,6 +35,10 @@ Run by tests/t050-runtime.t with /usr/bin/python3 (which has NumPy).
      values both ways plus random pairs (in the -O2 build only: they are
      most of the work, and the sanitizers see the same helpers in the
      other checks), every f16 for unary ops.
+3. bc_pow_f32 and bc_pow_f64 where an operand is a NaN (signalling ones
+   too), b is +-0 or a is 1, against NumPy, in a small program built for
+   the host and for the Arm firmware targets of tests/firmware (with
+   newlib's libm) and run there under QEMU.
 """
 import concurrent.futures
 import math
@@ -454,8 +458,12 @@ def float_edges(dt):
     v = np.array(vals, dtype=dt)
     nan = np.array([np.nan], dt).view(ui)[0]
     sign = ui(1) << ui(8 * np.dtype(dt).itemsize - 1)
-    nans = np.array([nan, nan | sign, nan | ui(5), nan | sign | ui(0x1234)],
-                    ui).view(dt)
+    # quiet NaNs with payloads, and signalling ones (the quiet bit, the
+    # top bit of the significand, clear; a payload to keep them NaNs)
+    quiet = ui(1) << ui(fi.nmant - 1)
+    snan = (nan & ~quiet) | ui(1)
+    nans = np.array([nan, nan | sign, nan | ui(5), nan | sign | ui(0x1234),
+                     snan, snan | sign | ui(0x22)], ui).view(dt)
     return np.unique(np.concatenate([v, nans]).view(ui)).view(dt)
 
 
@@ -892,6 +900,134 @@ def saturate(v, dt):
 
 # ---------------------------------------------------------------------------
 
+# pow's NaN rules (bc_math.h) on the firmware path: the pairs where an
+# operand is a NaN, b is +-0 or a is 1, signalling NaNs included.
+POW_A = {"f32": [0x7f800001, 0xff800023, 0x7fc00000, 0xffc01234, 0x3f800000,
+                 0xbf800000, 0x40000000, 0x3f000000, 0x00000000, 0x80000000,
+                 0x7f800000, 0xff800000],
+         "f64": [0x7ff0000000000001, 0xfff0000000000023, 0x7ff8000000000000,
+                 0xfff8000000001234, 0x3ff0000000000000, 0xbff0000000000000,
+                 0x4000000000000000, 0x3fe0000000000000, 0x0000000000000000,
+                 0x8000000000000000, 0x7ff0000000000000, 0xfff0000000000000]}
+POW_DT = {"f32": (np.float32, np.uint32, "float", 8),
+          "f64": (np.float64, np.uint64, "double", 16)}
+
+
+def pow_pairs(s):
+    """The (a, b) bit patterns of dtype S whose pow bc_math.h decides
+    itself: a NaN operand, b = +-0 or a = 1."""
+    dt, ui, _, _ = POW_DT[s]
+    v = np.array(POW_A[s], ui)
+    a, b = np.repeat(v, v.size), np.tile(v, v.size)
+    fa, fb = a.view(dt), b.view(dt)
+    m = np.isnan(fa) | np.isnan(fb) | (fb == 0) | (fa == 1)
+    return a[m], b[m]
+
+
+def pow_nan_file():
+    """A program that prints bc_pow_f32 and bc_pow_f64 of pow_pairs, in
+    hex, one result a line: through fw.h, or stdio with -DFW_HOST."""
+    lines = ["/* pow_nan.c: bc_pow_T on the pairs below, as bits in hex. */",
+             "#include <stdint.h>", '#include "bc_math.h"', "#ifdef FW_HOST",
+             "#include <stdio.h>",
+             "static void fw_write0(const char *s) { fputs(s, stdout); }",
+             "#else", '#include "fw.h"', "#endif", "",
+             "/* Write the DIGITS low hex digits of V and a newline. */",
+             "static void put_hex(uint64_t v, int digits)", "{",
+             "\tchar s[20];", "\tint k;",
+             "\tfor (k = digits - 1; k >= 0; k--, v >>= 4)",
+             "\t\ts[k] = \"0123456789abcdef\"[v & 15u];",
+             "\ts[digits] = '\\n';", "\ts[digits + 1] = '\\0';",
+             "\tfw_write0(s);", "}", ""]
+    for s in ("f32", "f64"):
+        dt, ui, ctype, digits = POW_DT[s]
+        a, b = pow_pairs(s)
+        u = "uint32_t" if s == "f32" else "uint64_t"
+        suf = "u" if s == "f32" else "ull"
+        for name, vals in (("a", a), ("b", b)):
+            lines.append("static volatile const %s %s_%s[%d] = {%s};" % (
+                u, name, s, vals.size,
+                ", ".join("0x%x%s" % (int(x), suf) for x in vals)))
+    lines += ["", "int main(void)", "{", "\tunsigned i;"]
+    for s in ("f32", "f64"):
+        dt, ui, ctype, digits = POW_DT[s]
+        n = pow_pairs(s)[0].size
+        lines += ["\tfor (i = 0; i < %du; i++)" % n,
+                  "\t\tput_hex(bc__%s_bits(bc_pow_%s(bc__bits_%s(a_%s[i]), "
+                  "bc__bits_%s(b_%s[i]))), %d);" % (s, s, s, s, s, s, digits)]
+    lines += ["\treturn 0;", "}", ""]
+    return "\n".join(lines)
+
+
+def pow_nan_expected():
+    """NumPy's results of pow_pairs, f32 then f64: (dtype, a, b, bits of
+    pow(a, b), whether it is a NaN)."""
+    out = []
+    for s in ("f32", "f64"):
+        dt, ui, _, _ = POW_DT[s]
+        a, b = pow_pairs(s)
+        r = np.power(a.view(dt), b.view(dt))
+        out += [(s, int(x), int(y), int(z), bool(n))
+                for x, y, z, n in zip(a, b, r.view(ui), np.isnan(r))]
+    return out
+
+
+def pow_nan_checks(tap, tmp):
+    """bc_pow_f32 and bc_pow_f64 give NumPy's result where an operand is
+    a NaN (signalling ones too), b is +-0 or a is 1: built for the host
+    (glibc) and for the Arm firmware targets with newlib's libm, run
+    under QEMU (tests/firmware)."""
+    sys.path.insert(0, os.path.join(HERE, "firmware"))
+    import targets
+    src = os.path.join(tmp, "pow_nan.c")
+    with open(src, "w") as f:
+        f.write(pow_nan_file())
+    want = pow_nan_expected()
+    what = ("bc_pow_f32 and bc_pow_f64 match NumPy where an operand is a "
+            "NaN (signalling too), b is +-0 or a is 1 (%d pairs; a NaN "
+            "result need only be NaN)" % len(want))
+
+    def compare(text):
+        """What in TEXT, the program's output, is not NumPy's result."""
+        got = text.split()
+        if len(got) != len(want):
+            return ["%d results, expected %d" % (len(got), len(want)),
+                    text[-500:]]
+        bad = []
+        for (dts, a, b, bits, nan), g in zip(want, got):
+            dt, ui, _, _ = POW_DT[dts]
+            v = np.array([int(g, 16)], ui)
+            if (nan and not np.isnan(v.view(dt)[0])) or (not nan and v[0] != bits):
+                bad.append("bc_pow_%s(0x%x, 0x%x): expected 0x%x%s, got 0x%s"
+                           % (dts, a, b, bits, " (a NaN)" if nan else "", g))
+        return bad
+    exe = os.path.join(tmp, "pow_nan_host")
+    cmd = ["gcc", "-std=c99", "-O2", "-DFW_HOST"] + STRICT + \
+        ["-I" + RUNTIME, src, "-o", exe, "-lm"]
+    rc, out = run(cmd)
+    if rc == 0:
+        rc, out = run([exe])
+    bad = compare(out) if rc == 0 else [" ".join(cmd), out]
+    tap.ok(not bad, what + ", on the host", bad)
+    cflags = ["-std=c99", "-ffreestanding", "-O2", "-I" + RUNTIME] + STRICT
+    for t in targets.TARGETS:
+        if t.family != "arm":
+            continue
+        why = targets.missing(t)
+        if why:
+            tap.skip(what + ", on %s, newlib's libm" % t.title, why)
+            continue
+        elf = os.path.join(tmp, "pow_nan_%s.elf" % t.name)
+        good, msg = targets.build(t, elf, [src], cflags, tmp, libs=["-lm", "-lc"])
+        if good:
+            rc, out, err = targets.run(t, elf)
+            bad = compare(out) if rc == 0 else \
+                ["exit status %d" % rc, out[-500:], err[-500:]]
+        else:
+            bad = [msg[-2000:]]
+        tap.ok(not bad, what + ", on %s, newlib's libm, under QEMU" % t.title, bad)
+
+
 def main():
     tap = Tap()
     tmp = tempfile.mkdtemp(prefix="bcastgen-runtime.")
@@ -916,6 +1052,7 @@ def has_sse41():
 def body(tap, tmp):
     compile_checks(tap, tmp)
     freestanding_checks(tap, tmp)
+    pow_nan_checks(tap, tmp)
 
     indir = os.path.join(tmp, "in")
     os.mkdir(indir)
@@ -1382,13 +1519,23 @@ def check_f16_ops(tap, names, pair_names, check_builds, a, b, what, u,
     infix = {"add": "+", "sub": "-", "mul": "*", "div": "/"}
     for name, f, bound in F16_BIN:
         exp = f(fa, fb)
+        if name == "pow":
+            # C99's Annex F, as NumPy's float32 and float64 loops: 1 for
+            # b = +-0 and for a = 1, a signalling NaN included, where its
+            # float16 loop (glibc's powf) gives a NaN
+            one = (fb == 0) | (fa == 1)
+            exp = np.where(one, np.float16(1), exp)
+            note = ("%s; 1 for b = +-0 or a = 1, signalling NaNs included, "
+                    "as NumPy's float32 (%d such pairs)" % (what, int(one.sum())))
+        else:
+            note = what
         if name in infix:
             label = "a %s b" % infix[name]
         elif name.endswith("_f16"):
             label = "bc_%s" % name
         else:
             label = "bc_%s_f32" % name
-        op_test(name, exp, bound, [a, b], label, what)
+        op_test(name, exp, bound, [a, b], label, note)
     for name, f in F16_CMP:
         good, diag = check_builds("out.f16." + name, np.uint8, a.size,
                                   *same_bits(f(fa, fb).astype(np.uint8),

@@ -28,6 +28,11 @@ under -DBC_NO_STREAM none does, and under -ffreestanding only those
 generated with --stream on do; the auto kernels compiled freestanding
 alone make an object with no movnt in it at all.
 
+An output not aligned to its type (1, 2, 3, 62 bytes past a line for
+f32) is the caller's error; without NDEBUG it stops at BC_ASSERT
+(assert() with gcc and clang, __builtin_trap() under -ffreestanding),
+and under -DNDEBUG no check is compiled in.
+
 Last, errors: --stream on where it cannot apply (an innermost loop
 shorter than a line, --strategy unroll), and bad values of --stream and
 --cache-size, on the command line and in a spec, are one line of error,
@@ -45,6 +50,7 @@ import os
 import random
 import re
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -781,6 +787,80 @@ def check_freestanding_objects(cases, work):
                "%d movnt instructions; missing from nm: %s" % (nmovnt, missing))
 
 
+# ---------------------------------------------------------------- misaligned output
+
+MISALIGNED_MAIN = r"""/* misaligned.c: a streaming kernel called with its output OFF bytes
+ * past a line boundary (argv[1]), which is not a multiple of its type's. */
+#include <stdio.h>
+#include <stdlib.h>
+#include "ma.h"
+
+static float x[1000], y[1000];
+static union { double align; unsigned char b[4096 + 128]; } buf;
+
+int main(int argc, char **argv)
+{
+	unsigned char *line = buf.b + (64 - (size_t)buf.b % 64) % 64;
+	size_t off = argc > 1 ? (size_t)atoi(argv[1]) : 0;
+
+	ma(x, y, (float *)(void *)(line + off));
+	puts("returned");
+	return 0;
+}
+"""
+
+
+def check_misaligned(work):
+    """An output not aligned to its type is the caller's error (C's
+    undefined behaviour; the line stores fault): a debug build stops at
+    BC_ASSERT instead, assert() in a hosted build, a trap in a
+    freestanding one; under NDEBUG no check is compiled in."""
+    d = os.path.join(work, "misaligned")
+    os.makedirs(d, exist_ok=True)
+    r = run([GEN, "-o", os.path.join(d, "ma.c"), "--stream", "on", "x=1000", "y=1000"])
+    if r.returncode != 0:
+        ok(False, "misaligned output: the kernel generates", r.stderr)
+        return
+    with open(os.path.join(d, "main.c"), "w") as f:
+        f.write(MISALIGNED_MAIN)
+    for cc in ("gcc", "clang"):
+        if not have(cc):
+            skip("%s: a misaligned output stops the debug build" % cc, cc + " not installed")
+            continue
+        for flags, how in (([], "assert"), (["-ffreestanding"], "trap"),
+                           (["-DNDEBUG"], "none")):
+            exe = os.path.join(d, "%s%s" % (cc, "".join(flags).replace("-", "_")))
+            obj = exe + ".o"
+            comp = run([cc] + STRICT + ["-O2"] + flags + ["-I", RUNTIME, "-c", "-o", obj,
+                                                          os.path.join(d, "ma.c")])
+            link = comp.returncode == 0 and run([cc, "-O2", "-I", d, "-o", exe,
+                                                 os.path.join(d, "main.c"), obj])
+            tag = "%s -O2 %s" % (cc, " ".join(flags) or "(no NDEBUG)")
+            if comp.returncode != 0 or link.returncode != 0:
+                ok(False, "%s: the misaligned-output program builds" % tag,
+                   comp.stderr + (link.stderr if link else ""))
+                continue
+            aligned = run([exe, "0"])
+            if how == "none":
+                nm = run(["nm", obj])
+                ok(aligned.returncode == 0 and "__assert" not in nm.stdout,
+                   "%s: no alignment check is compiled in, and an aligned output "
+                   "runs" % tag, nm.stdout + aligned.stderr)
+                continue
+            bad = [run([exe, str(off)]) for off in (1, 2, 3, 62)]
+            if how == "assert":
+                good = all(b.returncode == -signal.SIGABRT and
+                           "must be aligned to its type" in b.stderr for b in bad)
+            else:
+                good = all(b.returncode in (-signal.SIGILL, -signal.SIGTRAP) and
+                           "returned" not in b.stdout for b in bad)
+            ok(aligned.returncode == 0 and good,
+               "%s: an f32 output 1, 2, 3 or 62 bytes past a line stops at BC_ASSERT (%s), "
+               "one aligned to its type runs" % (tag, "assert()" if how == "assert"
+                                                  else "__builtin_trap()"),
+               "\n".join("exit %d: %s" % (b.returncode, b.stderr.strip()) for b in bad))
+
+
 # ---------------------------------------------------------------- errors
 
 def check_errors(work):
@@ -818,9 +898,11 @@ def check_errors(work):
             "--stream on, Paddle axis leaving an innermost loop of 3",
             short + r".*runs 3 times")
     refused(["--stream", "on", "--strategy", "unroll", "x=4,16"],
-            "--stream on --strategy unroll", short + r".*strategy is unroll")
+            "--stream on --strategy unroll",
+            short + r".*--strategy unroll writes a statement per element")
     refused(["--stream", "on", "--strategy", "unroll", "x=64", "y="],
-            "--stream on --strategy unroll, one loop of 64", short + r".*strategy is unroll")
+            "--stream on --strategy unroll, one loop of 64",
+            short + r".*--strategy unroll writes a statement per element")
     for v in ("maybe", "ON", "", "1", "on ", "o"):
         refused(["--stream", v, "x=100,100"], "--stream '%s'" % v,
                 r"^bcastgen: error: bad stream '%s': expected auto, on or off$" % re.escape(v))
@@ -888,6 +970,7 @@ def main():
                     continue
                 res = futs[runnable.index(b)].result()
                 report_build(b, res, cases)
+        check_misaligned(work)
         check_errors(work)
         status = TAP.done()
         print("# %d kernels, %d builds, %.1f s" % (len(cases), nrun, time.time() - t_start))

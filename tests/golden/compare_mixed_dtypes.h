@@ -25,7 +25,11 @@ extern "C" {
 #endif
 
 /* compare_mixed_dtypes: out = x < y, computed in f64; the result is
- * (3,4), 12 elements. */
+ * (3,4), 12 elements.
+ * Pointers must be aligned to their types, and out must not overlap an
+ * input: to write the result into the first operand, generate the kernel
+ * with inplace = true in a spec, or --inplace.
+ */
 #define COMPARE_MIXED_DTYPES_RANK 2
 #define COMPARE_MIXED_DTYPES_SHAPE {3, 4}
 #define COMPARE_MIXED_DTYPES_COUNT 12

@@ -25,7 +25,11 @@ extern "C" {
 #endif
 
 /* empty_result: out = x + y, computed in f32; the result is
- * (0,3), 0 elements. */
+ * (0,3), 0 elements.
+ * Pointers must be aligned to their types, and out must not overlap an
+ * input: to write the result into the first operand, generate the kernel
+ * with inplace = true in a spec, or --inplace.
+ */
 #define EMPTY_RESULT_RANK 2
 #define EMPTY_RESULT_SHAPE {0, 3}
 #define EMPTY_RESULT_COUNT 0

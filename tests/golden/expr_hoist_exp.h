@@ -25,7 +25,11 @@ extern "C" {
 #endif
 
 /* expr_hoist_exp: out = x+exp(b)*sqrt(s), computed in f32; the result is
- * (4,3,32,32), 12288 elements. */
+ * (4,3,32,32), 12288 elements.
+ * Pointers must be aligned to their types, and out must not overlap an
+ * input: to write the result into the first operand, generate the kernel
+ * with inplace = true in a spec, or --inplace.
+ */
 #define EXPR_HOIST_EXP_RANK 4
 #define EXPR_HOIST_EXP_SHAPE {4, 3, 32, 32}
 #define EXPR_HOIST_EXP_COUNT 12288

@@ -25,7 +25,11 @@ extern "C" {
 #endif
 
 /* expr_ints_i16: out = (x>>2)+(i16(x)&0x7f)*-3, computed in i16; the result is
- * (2,3), 6 elements. */
+ * (2,3), 6 elements.
+ * Pointers must be aligned to their types, and out must not overlap an
+ * input: to write the result into the first operand, generate the kernel
+ * with inplace = true in a spec, or --inplace.
+ */
 #define EXPR_INTS_I16_RANK 2
 #define EXPR_INTS_I16_SHAPE {2, 3}
 #define EXPR_INTS_I16_COUNT 6

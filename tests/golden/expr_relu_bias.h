@@ -25,7 +25,11 @@ extern "C" {
 #endif
 
 /* expr_relu_bias: out = max(x*w+b,0), computed in f32; the result is
- * (8,64,56,56), 1605632 elements. */
+ * (8,64,56,56), 1605632 elements.
+ * Pointers must be aligned to their types, and out must not overlap an
+ * input: to write the result into the first operand, generate the kernel
+ * with inplace = true in a spec, or --inplace.
+ */
 #define EXPR_RELU_BIAS_RANK 4
 #define EXPR_RELU_BIAS_SHAPE {8, 64, 56, 56}
 #define EXPR_RELU_BIAS_COUNT 1605632

@@ -25,7 +25,11 @@ extern "C" {
 #endif
 
 /* expr_select_u8: out = c?a:-a+1.5, computed in f64; the result is
- * (4,5), 20 elements. */
+ * (4,5), 20 elements.
+ * Pointers must be aligned to their types, and out must not overlap an
+ * input: to write the result into the first operand, generate the kernel
+ * with inplace = true in a spec, or --inplace.
+ */
 #define EXPR_SELECT_U8_RANK 2
 #define EXPR_SELECT_U8_SHAPE {4, 5}
 #define EXPR_SELECT_U8_COUNT 20

@@ -31,7 +31,11 @@ extern "C" {
 #endif
 
 /* f16_relu_bias: out = max(x*w+b,0), computed in f16; the result is
- * (2,3,4), 24 elements. */
+ * (2,3,4), 24 elements.
+ * Pointers must be aligned to their types, and out must not overlap an
+ * input: to write the result into the first operand, generate the kernel
+ * with inplace = true in a spec, or --inplace.
+ */
 #define F16_RELU_BIAS_RANK 3
 #define F16_RELU_BIAS_SHAPE {2, 3, 4}
 #define F16_RELU_BIAS_COUNT 24

@@ -25,7 +25,11 @@ extern "C" {
 #endif
 
 /* float_mod_f32: out = x % y, computed in f32; the result is
- * (2,3), 6 elements. */
+ * (2,3), 6 elements.
+ * Pointers must be aligned to their types, and out must not overlap an
+ * input: to write the result into the first operand, generate the kernel
+ * with inplace = true in a spec, or --inplace.
+ */
 #define FLOAT_MOD_F32_RANK 2
 #define FLOAT_MOD_F32_SHAPE {2, 3}
 #define FLOAT_MOD_F32_COUNT 6

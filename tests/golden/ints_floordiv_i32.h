@@ -25,7 +25,11 @@ extern "C" {
 #endif
 
 /* ints_floordiv_i32: out = x // y, computed in i32; the result is
- * (4,5), 20 elements. */
+ * (4,5), 20 elements.
+ * Pointers must be aligned to their types, and out must not overlap an
+ * input: to write the result into the first operand, generate the kernel
+ * with inplace = true in a spec, or --inplace.
+ */
 #define INTS_FLOORDIV_I32_RANK 2
 #define INTS_FLOORDIV_I32_SHAPE {4, 5}
 #define INTS_FLOORDIV_I32_COUNT 20

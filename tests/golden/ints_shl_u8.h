@@ -25,7 +25,11 @@ extern "C" {
 #endif
 
 /* ints_shl_u8: out = x << y, computed in u8; the result is
- * (8,), 8 elements. */
+ * (8,), 8 elements.
+ * Pointers must be aligned to their types, and out must not overlap an
+ * input: to write the result into the first operand, generate the kernel
+ * with inplace = true in a spec, or --inplace.
+ */
 #define INTS_SHL_U8_RANK 1
 #define INTS_SHL_U8_SHAPE {8}
 #define INTS_SHL_U8_COUNT 8

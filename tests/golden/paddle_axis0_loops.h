@@ -25,7 +25,11 @@ extern "C" {
 #endif
 
 /* paddle_axis0_loops: out = x * y, computed in f32; the result is
- * (100,2,3), 600 elements. */
+ * (100,2,3), 600 elements.
+ * Pointers must be aligned to their types, and out must not overlap an
+ * input: to write the result into the first operand, generate the kernel
+ * with inplace = true in a spec, or --inplace.
+ */
 #define PADDLE_AXIS0_LOOPS_RANK 3
 #define PADDLE_AXIS0_LOOPS_SHAPE {100, 2, 3}
 #define PADDLE_AXIS0_LOOPS_COUNT 600

@@ -25,7 +25,11 @@ extern "C" {
 #endif
 
 /* promoted_i8_u8: out = x + y, computed in i16; the result is
- * (2,3), 6 elements. */
+ * (2,3), 6 elements.
+ * Pointers must be aligned to their types, and out must not overlap an
+ * input: to write the result into the first operand, generate the kernel
+ * with inplace = true in a spec, or --inplace.
+ */
 #define PROMOTED_I8_U8_RANK 2
 #define PROMOTED_I8_U8_SHAPE {2, 3}
 #define PROMOTED_I8_U8_COUNT 6

@@ -25,7 +25,11 @@ extern "C" {
 #endif
 
 /* scalar_result: out = maximum(a, b), computed in f32; the result is
- * (), 1 element. */
+ * (), 1 element.
+ * Pointers must be aligned to their types, and out must not overlap an
+ * input: to write the result into the first operand, generate the kernel
+ * with inplace = true in a spec, or --inplace.
+ */
 #define SCALAR_RESULT_RANK 0
 #define SCALAR_RESULT_COUNT 1
 void scalar_result(const float *BC_RESTRICT a, const float *BC_RESTRICT b, float *BC_RESTRICT out);

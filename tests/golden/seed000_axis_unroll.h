@@ -25,7 +25,11 @@ extern "C" {
 #endif
 
 /* seed000_axis_unroll: out = x + y, computed in f32; the result is
- * (2,3,4), 24 elements. */
+ * (2,3,4), 24 elements.
+ * Pointers must be aligned to their types, and out must not overlap an
+ * input: to write the result into the first operand, generate the kernel
+ * with inplace = true in a spec, or --inplace.
+ */
 #define SEED000_AXIS_UNROLL_RANK 3
 #define SEED000_AXIS_UNROLL_SHAPE {2, 3, 4}
 #define SEED000_AXIS_UNROLL_COUNT 24

@@ -25,7 +25,11 @@ extern "C" {
 #endif
 
 /* seed000_compare_loops: out = x + y, computed in f32; the result is
- * (2,3,4,5), 120 elements. */
+ * (2,3,4,5), 120 elements.
+ * Pointers must be aligned to their types, and out must not overlap an
+ * input: to write the result into the first operand, generate the kernel
+ * with inplace = true in a spec, or --inplace.
+ */
 #define SEED000_COMPARE_LOOPS_RANK 4
 #define SEED000_COMPARE_LOOPS_SHAPE {2, 3, 4, 5}
 #define SEED000_COMPARE_LOOPS_COUNT 120

@@ -25,7 +25,11 @@ extern "C" {
 #endif
 
 /* seed001_picture_loops: out = a + b, computed in f32; the result is
- * (4,3,32,32), 12288 elements. */
+ * (4,3,32,32), 12288 elements.
+ * Pointers must be aligned to their types, and out must not overlap an
+ * input: to write the result into the first operand, generate the kernel
+ * with inplace = true in a spec, or --inplace.
+ */
 #define SEED001_PICTURE_LOOPS_RANK 4
 #define SEED001_PICTURE_LOOPS_SHAPE {4, 3, 32, 32}
 #define SEED001_PICTURE_LOOPS_COUNT 12288

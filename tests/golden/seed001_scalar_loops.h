@@ -25,7 +25,11 @@ extern "C" {
 #endif
 
 /* seed001_scalar_loops: out = a + b, computed in f32; the result is
- * (4,32,8), 1024 elements. */
+ * (4,32,8), 1024 elements.
+ * Pointers must be aligned to their types, and out must not overlap an
+ * input: to write the result into the first operand, generate the kernel
+ * with inplace = true in a spec, or --inplace.
+ */
 #define SEED001_SCALAR_LOOPS_RANK 3
 #define SEED001_SCALAR_LOOPS_SHAPE {4, 32, 8}
 #define SEED001_SCALAR_LOOPS_COUNT 1024

@@ -25,7 +25,10 @@ extern "C" {
 #endif
 
 /* seed002_inplace_unroll: x = x + y, computed in f32; the result is
- * (3,2,2), 12 elements. */
+ * (3,2,2), 12 elements.
+ * Pointers must be aligned to their types, and x must not overlap
+ * another input.
+ */
 #define SEED002_INPLACE_UNROLL_RANK 3
 #define SEED002_INPLACE_UNROLL_SHAPE {3, 2, 2}
 #define SEED002_INPLACE_UNROLL_COUNT 12

@@ -25,7 +25,11 @@ extern "C" {
 #endif
 
 /* seed004_bias_loops: out = xw + b, computed in f32; the result is
- * (100,), 100 elements. */
+ * (100,), 100 elements.
+ * Pointers must be aligned to their types, and out must not overlap an
+ * input: to write the result into the first operand, generate the kernel
+ * with inplace = true in a spec, or --inplace.
+ */
 #define SEED004_BIAS_LOOPS_RANK 1
 #define SEED004_BIAS_LOOPS_SHAPE {100}
 #define SEED004_BIAS_LOOPS_COUNT 100

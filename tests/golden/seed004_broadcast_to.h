@@ -25,7 +25,11 @@ extern "C" {
 #endif
 
 /* seed004_broadcast_to: out = broadcast_to(x), computed in f32; the result is
- * (3,2,2), 12 elements. */
+ * (3,2,2), 12 elements.
+ * Pointers must be aligned to their types, and out must not overlap an
+ * input: to write the result into the first operand, generate the kernel
+ * with inplace = true in a spec, or --inplace.
+ */
 #define SEED004_BROADCAST_TO_RANK 3
 #define SEED004_BROADCAST_TO_SHAPE {3, 2, 2}
 #define SEED004_BROADCAST_TO_COUNT 12

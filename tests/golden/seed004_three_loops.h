@@ -25,7 +25,11 @@ extern "C" {
 #endif
 
 /* seed004_three_loops: out = a + b + d, computed in f32; the result is
- * (2,3,2,2), 24 elements. */
+ * (2,3,2,2), 24 elements.
+ * Pointers must be aligned to their types, and out must not overlap an
+ * input: to write the result into the first operand, generate the kernel
+ * with inplace = true in a spec, or --inplace.
+ */
 #define SEED004_THREE_LOOPS_RANK 4
 #define SEED004_THREE_LOOPS_SHAPE {2, 3, 2, 2}
 #define SEED004_THREE_LOOPS_COUNT 24

@@ -25,7 +25,11 @@ extern "C" {
 #endif
 
 /* ufuncs_f64: out = fmax(x,y)+atan2(x,y)+heaviside(x,0.5)+logaddexp(x,y)+hypot(x,y)+copysign(x,y), computed in f64; the result is
- * (2,3), 6 elements. */
+ * (2,3), 6 elements.
+ * Pointers must be aligned to their types, and out must not overlap an
+ * input: to write the result into the first operand, generate the kernel
+ * with inplace = true in a spec, or --inplace.
+ */
 #define UFUNCS_F64_RANK 2
 #define UFUNCS_F64_SHAPE {2, 3}
 #define UFUNCS_F64_COUNT 6

@@ -25,7 +25,11 @@ extern "C" {
 #endif
 
 /* column_row: out = a + b, computed in f32; the result is
- * (4,3), 12 elements. */
+ * (4,3), 12 elements.
+ * Pointers must be aligned to their types, and out must not overlap an
+ * input: to write the result into the first operand, generate the kernel
+ * with inplace = true in a spec, or --inplace.
+ */
 #define COLUMN_ROW_RANK 2
 #define COLUMN_ROW_SHAPE {4, 3}
 #define COLUMN_ROW_COUNT 12

@@ -25,7 +25,10 @@ extern "C" {
 #endif
 
 /* inplace: x = x + y, computed in f32; the result is
- * (3,2,2), 12 elements. */
+ * (3,2,2), 12 elements.
+ * Pointers must be aligned to their types, and x must not overlap
+ * another input.
+ */
 #define INPLACE_RANK 3
 #define INPLACE_SHAPE {3, 2, 2}
 #define INPLACE_COUNT 12

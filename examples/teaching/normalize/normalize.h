@@ -25,7 +25,11 @@ extern "C" {
 #endif
 
 /* normalize: out = (x-m)/sqrt(v+0.00001), computed in f32; the result is
- * (8,16), 128 elements. */
+ * (8,16), 128 elements.
+ * Pointers must be aligned to their types, and out must not overlap an
+ * input: to write the result into the first operand, generate the kernel
+ * with inplace = true in a spec, or --inplace.
+ */
 #define NORMALIZE_RANK 2
 #define NORMALIZE_SHAPE {8, 16}
 #define NORMALIZE_COUNT 128

@@ -25,7 +25,11 @@ extern "C" {
 #endif
 
 /* scalar: out = a + b, computed in f32; the result is
- * (4,32,8), 1024 elements. */
+ * (4,32,8), 1024 elements.
+ * Pointers must be aligned to their types, and out must not overlap an
+ * input: to write the result into the first operand, generate the kernel
+ * with inplace = true in a spec, or --inplace.
+ */
 #define SCALAR_RANK 3
 #define SCALAR_SHAPE {4, 32, 8}
 #define SCALAR_COUNT 1024

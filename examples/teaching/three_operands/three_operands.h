@@ -25,7 +25,11 @@ extern "C" {
 #endif
 
 /* three_operands: out = a + b + d, computed in f32; the result is
- * (2,3,2,2), 24 elements. */
+ * (2,3,2,2), 24 elements.
+ * Pointers must be aligned to their types, and out must not overlap an
+ * input: to write the result into the first operand, generate the kernel
+ * with inplace = true in a spec, or --inplace.
+ */
 #define THREE_OPERANDS_RANK 4
 #define THREE_OPERANDS_SHAPE {2, 3, 2, 2}
 #define THREE_OPERANDS_COUNT 24
