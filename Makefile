@@ -13,7 +13,7 @@ PROVE_FLAGS = -j$(shell nproc 2>/dev/null || echo 2)
 # Debian packages that the build, the tests and the demo need; the
 # firmware tests' cross compilers and emulators are installed without
 # their recommended packages (FW_DEPS: about 1.4 GB that way).
-DEPS = gcc g++ clang make cmake pkg-config liblua5.4-dev perl python3-numpy \
+DEPS = gcc g++ clang make cmake ninja-build pkg-config liblua5.4-dev perl python3-numpy \
 	libclang-rt-14-dev valgrind libxnnpack-dev libpthreadpool-dev chromium libxml2-utils \
 	fonts-wqy-microhei
 FW_DEPS = gcc-arm-none-eabi libnewlib-arm-none-eabi gcc-riscv64-unknown-elf \
@@ -214,22 +214,34 @@ regen: $(O)/bcastgen
 # What make install puts under PREFIX, and where from.
 INSTALLED = bin/bcastgen include/bcastgen/bc.h include/bcastgen/bc_math.h include/bcastgen/bc_stream.h \
 	include/bcastgen/bc_ref.h share/man/man1/bcastgen.1 \
-	share/bcastgen/bcastgen.mk lib/cmake/bcastgen/bcastgen-config.cmake
+	share/bcastgen/bcastgen.mk lib/cmake/bcastgen/bcastgen-config.cmake \
+	lib/cmake/bcastgen/bcastgen-config-version.cmake
 
+# Install under DESTDIR and PREFIX, either of which may hold spaces. The
+# Make fragment gets PREFIX (for when make cannot name it), the CMake
+# package the binary's version.
 install: $(O)/bcastgen
-	install -D -m 755 $(O)/bcastgen $(DESTDIR)$(PREFIX)/bin/bcastgen
+	install -D -m 755 $(O)/bcastgen "$(DESTDIR)$(PREFIX)/bin/bcastgen"
 	for f in bc.h bc_math.h bc_stream.h bc_ref.h; do \
-		install -D -m 644 runtime/$$f $(DESTDIR)$(PREFIX)/include/bcastgen/$$f || exit 1; \
+		install -D -m 644 runtime/$$f "$(DESTDIR)$(PREFIX)/include/bcastgen/$$f" || exit 1; \
 	done
-	install -D -m 644 dist/bcastgen.1 $(DESTDIR)$(PREFIX)/share/man/man1/bcastgen.1
-	install -D -m 644 dist/bcastgen.mk $(DESTDIR)$(PREFIX)/share/bcastgen/bcastgen.mk
-	install -D -m 644 dist/bcastgen-config.cmake \
-		$(DESTDIR)$(PREFIX)/lib/cmake/bcastgen/bcastgen-config.cmake
+	install -D -m 644 dist/bcastgen.1 "$(DESTDIR)$(PREFIX)/share/man/man1/bcastgen.1"
+	install -d "$(DESTDIR)$(PREFIX)/share/bcastgen" "$(DESTDIR)$(PREFIX)/lib/cmake/bcastgen"
+	sed 's|^bcastgen_installed_prefix =.*|bcastgen_installed_prefix = $(PREFIX)|' dist/bcastgen.mk \
+		>"$(DESTDIR)$(PREFIX)/share/bcastgen/bcastgen.mk"
+	install -m 644 dist/bcastgen-config.cmake "$(DESTDIR)$(PREFIX)/lib/cmake/bcastgen/bcastgen-config.cmake"
+	v=$$($(O)/bcastgen --version | sed -n 's/^bcastgen //p'); \
+	[ -n "$$v" ] || { echo "make install: $(O)/bcastgen --version gave no version" >&2; exit 1; }; \
+	sed "s|@BCASTGEN_VERSION@|$$v|" dist/bcastgen-config-version.cmake \
+		>"$(DESTDIR)$(PREFIX)/lib/cmake/bcastgen/bcastgen-config-version.cmake"
+	chmod 644 "$(DESTDIR)$(PREFIX)/share/bcastgen/bcastgen.mk" \
+		"$(DESTDIR)$(PREFIX)/lib/cmake/bcastgen/bcastgen-config-version.cmake"
 
+# Remove what make install put there, and its directories if empty.
 uninstall:
-	for f in $(INSTALLED); do rm -f $(DESTDIR)$(PREFIX)/$$f; done
-	-rmdir $(DESTDIR)$(PREFIX)/include/bcastgen $(DESTDIR)$(PREFIX)/share/bcastgen \
-		$(DESTDIR)$(PREFIX)/lib/cmake/bcastgen 2>/dev/null
+	for f in $(INSTALLED); do rm -f "$(DESTDIR)$(PREFIX)/$$f"; done
+	-rmdir "$(DESTDIR)$(PREFIX)/include/bcastgen" "$(DESTDIR)$(PREFIX)/share/bcastgen" \
+		"$(DESTDIR)$(PREFIX)/lib/cmake/bcastgen" 2>/dev/null
 
 clean:
 	rm -rf $(O)

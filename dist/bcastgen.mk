@@ -6,35 +6,89 @@
 #   	$(CC) $(LDFLAGS) -o $@ main.o net.o -lm
 #   main.o: net.h
 #
-# A spec NAME.lua gives NAME.c and NAME.h. NAME.bcastgen-stamp records
-# the last run; bcastgen rewrites NAME.c and NAME.h only when their
-# content changes, so what is built from them is rebuilt only then. The
-# stamp depends on the spec, on the bcastgen binary (when BCASTGEN, set
-# before this file is included, is a path to a file: upgrading bcastgen
-# regenerates every spec), and through the depfile NAME.bcastgen.d on
-# the templates read with BCASTGEN_FLAGS = --templates DIR. A deleted
-# NAME.c or NAME.h is generated again.
+# A spec NAME.lua gives NAME.c and NAME.h beside it (only the last
+# extension goes: layer.v2.lua gives layer.v2.c). NAME.bcastgen-stamp
+# records the last run; bcastgen rewrites NAME.c and NAME.h only when
+# their content changes, so what is built from them is rebuilt only then.
+# The stamp depends on the spec, on the bcastgen binary (when BCASTGEN,
+# set before this file is included, is a path to a file: upgrading
+# bcastgen regenerates every spec), and through the depfile
+# NAME.bcastgen.d on the templates read with BCASTGEN_FLAGS = --templates
+# DIR. A deleted NAME.c or NAME.h is generated again.
+#
+# Which files are specs: set BCASTGEN_SPECS before the include to list
+# them (BCASTGEN_SPECS = net.lua gen/layers.lua), and only those are
+# generated; a config.lua beside a hand-written config.c is left alone.
+# Unset, any NAME.c whose NAME.lua exists is generated from it, and the
+# depfiles are looked for in every directory below the current one.
+#
+# BCASTGEN_CFLAGS holds what the kernels need to compile: the runtime
+# headers' directory. No other flag is needed: the kernels keep a*b + c
+# from being fused by themselves (see the README).
 
-bcastgen_mk_dir := $(dir $(abspath $(lastword $(MAKEFILE_LIST))))
-BCASTGEN_PREFIX ?= $(abspath $(bcastgen_mk_dir)../..)
-BCASTGEN ?= $(BCASTGEN_PREFIX)/bin/bcastgen
-BCASTGEN_CFLAGS ?= -I$(BCASTGEN_PREFIX)/include/bcastgen -ffp-contract=off
+bcastgen_space := $() $()
+# The prefix make install put this file under, written by make install;
+# used when the path it was included by has a space in it.
+bcastgen_installed_prefix =
+bcastgen_mk_file := $(lastword $(MAKEFILE_LIST))
+bcastgen_goal := $(.DEFAULT_GOAL)
+
+# $(call bcastgen_sh,PATH): PATH as one word of a shell command.
+bcastgen_sh = $(if $(findstring $(bcastgen_space),$1),'$1',$1)
+# $(call bcastgen_esc,PATH): PATH as one word of a rule's prerequisites.
+bcastgen_esc = $(subst $(bcastgen_space),\ ,$1)
+
+# The prefix: two directories above this file; the installed one when
+# make cannot name this file (a space in its path splits it in two).
+BCASTGEN_PREFIX ?= $(if $(wildcard $(bcastgen_mk_file)),$(abspath $(dir $(bcastgen_mk_file))../..),$(bcastgen_installed_prefix))
+bcastgen_default := $(BCASTGEN_PREFIX)/bin/bcastgen
+BCASTGEN ?= $(call bcastgen_sh,$(bcastgen_default))
+BCASTGEN_CFLAGS ?= -I$(call bcastgen_sh,$(BCASTGEN_PREFIX)/include/bcastgen)
 BCASTGEN_FLAGS ?=
 
 # The generator as a prerequisite: its path if it names a file.
+ifeq ($(BCASTGEN),$(call bcastgen_sh,$(bcastgen_default)))
+bcastgen_bin := $(if $(wildcard $(call bcastgen_esc,$(bcastgen_default))),$(call bcastgen_esc,$(bcastgen_default)))
+else
 bcastgen_bin := $(if $(findstring /,$(firstword $(BCASTGEN))),$(wildcard $(firstword $(BCASTGEN))))
+endif
 bcastgen_run = $(BCASTGEN) $(BCASTGEN_FLAGS) $*.lua -o $*.c -M $*.bcastgen.d -MT $*.bcastgen-stamp
 
+ifneq ($(strip $(BCASTGEN_SPECS)),)
+ifneq ($(filter-out %.lua,$(BCASTGEN_SPECS)),)
+$(error BCASTGEN_SPECS: $(filter-out %.lua,$(BCASTGEN_SPECS)): a spec's name ends in .lua)
+endif
+bcastgen_stems := $(BCASTGEN_SPECS:.lua=)
+
+# Run bcastgen on a declared spec, and record when.
+$(bcastgen_stems:=.bcastgen-stamp): %.bcastgen-stamp: %.lua $(bcastgen_bin)
+	$(bcastgen_run)
+	@touch $@
+
+# A declared spec's .c, and its .h after it: made again if deleted.
+$(bcastgen_stems:=.c): %.c: %.bcastgen-stamp
+	@test -f $*.c && test -f $*.h || $(bcastgen_run)
+$(bcastgen_stems:=.h): %.h: %.c
+	@test -f $@ || $(bcastgen_run)
+
+.PRECIOUS: $(bcastgen_stems:=.bcastgen-stamp)
+bcastgen_depfiles := $(wildcard $(bcastgen_stems:=.bcastgen.d))
+else
+
+# Any NAME.c and NAME.h whose NAME.lua exists: made again if deleted.
 %.c %.h: %.bcastgen-stamp
 	@test -f $*.c && test -f $*.h || $(bcastgen_run)
 
+# Run bcastgen on a spec, and record when.
 %.bcastgen-stamp: %.lua $(bcastgen_bin)
 	$(bcastgen_run)
 	@touch $@
 
 .PRECIOUS: %.bcastgen-stamp
+bcastgen_depfiles := $(shell find . -name '.?*' -prune -o -name '*.bcastgen.d' -print 2>/dev/null)
+endif
 
-# The depfiles' rules must not become the default goal.
-bcastgen_goal := $(.DEFAULT_GOAL)
--include $(wildcard *.bcastgen.d)
+# The depfiles' rules, and the declared specs' own, must not become the
+# default goal.
+-include $(bcastgen_depfiles)
 .DEFAULT_GOAL := $(bcastgen_goal)

@@ -13,7 +13,8 @@ top=$(cd "$TESTS/.." && pwd)
 dest=$SCRATCH/dest
 files="bin/bcastgen include/bcastgen/bc.h include/bcastgen/bc_math.h
 include/bcastgen/bc_ref.h share/man/man1/bcastgen.1
-share/bcastgen/bcastgen.mk lib/cmake/bcastgen/bcastgen-config.cmake"
+share/bcastgen/bcastgen.mk lib/cmake/bcastgen/bcastgen-config.cmake
+lib/cmake/bcastgen/bcastgen-config-version.cmake"
 
 install_into "$dest" >log 2>&1
 check $? "make install DESTDIR=... PREFIX=/usr"
