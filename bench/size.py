@@ -18,8 +18,10 @@ the program also checks that every implementation gave the same bytes.
 Then: for each case and target at -Os, --optimize size must be no larger
 than any other strategy bcastgen emitted for it, unless the case is one
 of KNOWN_LARGER (with the reason).  Prints the table, writes it as
-markdown (OUT/SIZE.md) and as TSV (OUT/size.tsv), and exits 1 when a
-check fails.
+markdown (OUT/SIZE.md, with a summary of where --optimize size is larger
+than the hand-written loop and by how much, and a legend of the cases'
+ops and shapes) and as TSV (OUT/size.tsv), and exits 1 when a check
+fails.
 
   bench/size.py --gen build/bcastgen --out build/size [--only ID,...]
   bench/size.py --check FILE.tsv   (only the check, on a table's rows)
@@ -426,7 +428,7 @@ def prepare(gen, out, cid, words):
         c = os.path.join(d, fn + ".c")
         st, text = run([gen] + extra + ["--name", fn, "-o", c] + words)
         if st != 0:
-            why[v] = text.strip().splitlines()[0] if text.strip() else "refused"
+            why[v] = refusal(text)
             continue
         impls.append((v, fn, c))
         if params is None:
@@ -447,6 +449,21 @@ def prepare(gen, out, cid, words):
         count *= n
     return {"impls": impls, "params": params, "dims": dims, "count": count,
             "strides": strides, "why": why, "dir": d}
+
+
+def refusal(text):
+    """Why bcastgen refused, from what it printed (TEXT): its error line
+    without "bcastgen: error: ". Warnings may come before it (a kernel
+    name past 31 characters, such as seed001_channel_bias_unroll, has
+    one), so it is not the first line."""
+    lines = [l.strip() for l in text.splitlines() if l.strip()]
+    for line in lines:
+        if line.startswith("bcastgen: error: "):
+            return line[len("bcastgen: error: "):]
+    for line in lines:
+        if "error" in line:
+            return line
+    return lines[-1] if lines else "refused"
 
 
 def text_bytes(t, obj):
@@ -714,12 +731,16 @@ def main():
     print("\n".join(text))
     print()
     print(HOW)
+    legend = case_legend(cases, prepared)
+    summary = size_summary(rows)
+    for depth, line in summary:
+        print("size: " + "  " * depth + line)
     not_applied = describe_not_applied(cases, prepared)
     for line in not_applied:
-        print(line)
+        print("size: " + line)
     uncounted = uncounted_lines(cases, results)
     for line in uncounted:
-        print(line)
+        print("size: " + line)
     for line in known:
         print("size: " + line)
     for line in bad:
@@ -728,7 +749,7 @@ def main():
         print("size: failed: " + line)
     secs = time.time() - t0
     with open(os.path.join(a.out, "SIZE.md"), "w") as fh:
-        fh.write(markdown(md, not_applied, uncounted, known, bad, secs))
+        fh.write(markdown(md, not_applied, uncounted, known, bad, secs, legend, summary))
     print("size: %d cases, %d programs, %.0f s; the table in %s" % (
         len(cases), len(results), secs, os.path.join(a.out, "SIZE.md")))
     return 1 if bad or failed else 0
@@ -744,14 +765,17 @@ case, or no hand loop was written for its op."""
 
 
 def describe_not_applied(cases, prepared):
+    """A note for each implementation a case does not have, and why."""
     out = []
     for cid, words in cases:
         for v, why in sorted(prepared[cid]["why"].items()):
-            out.append("size: %s: no %s: %s" % (cid, TITLE[v], why.replace("bcastgen: error: ", "")))
+            out.append("%s: no %s: %s" % (cid, TITLE[v], why))
     return out
 
 
 def uncounted_lines(cases, results):
+    """A note for each case whose instructions were not counted on some
+    targets, and why."""
     out = []
     for cid, words in cases:
         notes = {}
@@ -760,21 +784,128 @@ def uncounted_lines(cases, results):
             if note.startswith("no count"):
                 notes.setdefault(note[len("no count: "):], []).append(t["id"])
         for note, ts in sorted(notes.items()):
-            out.append("size: %s: not run on %s: %s" % (cid, ", ".join(ts), note))
+            out.append("%s: not run on %s: %s" % (cid, ", ".join(ts), note))
     return out
 
 
-def markdown(md, not_applied, uncounted, known, bad, secs):
+def markdown(md, not_applied, uncounted, known, bad, secs, legend=(), summary=()):
+    """SIZE.md: how it was made, the targets, the summary, the legend of
+    the cases, the table (MD, its lines), then the notes: implementations
+    a case does not have, counts not run, the known exceptions and the
+    failures of the check, each group a list."""
     lines = ["# Code size on the firmware targets", "",
              "Written by `make size` (bench/size.py) in %.0f s." % secs, "",
              "Targets (each with `%s` and the flags of the row):" % CFLAGS, ""]
     for t in TARGETS:
         lines.append("- %s: `%sgcc %s`, run on `%s`" % (t["id"], t["tool"], t["flags"], t["qemu"]))
-    lines += ["", HOW.replace("\n", " "), ""] + md + [""]
+    lines.append("")
+    if summary:
+        lines += ["## Is `--optimize size` ever larger than a hand-written loop?", ""]
+        lines += ["  " * depth + "- " + line for depth, line in summary] + [""]
+    if legend:
+        lines += ["## The cases", "",
+                  "Each case's operation, its operands as bcastgen's words (`NAME:DTYPE=SHAPE`, "
+                  "f32 where no dtype is given), the options it keeps, and the result shape.", ""]
+        lines += list(legend) + [""]
+    lines += ["## The table", "", HOW.replace("\n", " "), ""] + md + [""]
+    if not_applied or uncounted or known or bad:
+        lines += ["## Notes", "",
+                  "What a case does not have and why, where it was not run, the "
+                  "measured exceptions to the check (bench/size.py, KNOWN_LARGER) and "
+                  "what failed it.", ""]
     for group in (not_applied, uncounted, known, bad):
         if group:
-            lines += ["- " + l[len("size: "):] for l in group] + [""]
+            lines += ["- " + l for l in group] + [""]
     return "\n".join(lines)
+
+
+# Options of bcastgen that take no value (every other one takes one).
+FLAGS = {"--inplace"}
+
+
+def case_parts(words):
+    """A case's words as (op, operands, options): the op or expression
+    (add by default), the operand words, and the other options."""
+    op, operands, options, i = "add", [], [], 0
+    while i < len(words):
+        w = words[i]
+        if w.startswith("--") and w not in FLAGS:
+            value = words[i + 1] if i + 1 < len(words) else ""
+            if w == "--op":
+                op = value
+            elif w == "--expr":
+                op = "`%s`" % value
+            else:
+                options += [w, value]
+            i += 2
+            continue
+        if w.startswith("--"):
+            options.append(w)
+        else:
+            operands.append(w)
+        i += 1
+    return op, operands, options
+
+
+def case_legend(cases, prepared):
+    """The legend of the cases as markdown lines: a row per case with its
+    op, operands, options and result shape."""
+    out = ["| kernel | op | operands | options | result |", "| --- | --- | --- | --- | --- |"]
+    for cid, words in cases:
+        op, operands, options = case_parts(words)
+        dims = prepared[cid]["dims"]
+        shape = "(%s)" % ",".join(str(n) for n in dims) if len(dims) != 1 else "(%d,)" % dims[0]
+        out.append("| %s | %s | `%s` | %s | %s |" % (
+            cid, op, " ".join(operands), "`%s`" % " ".join(options) if options else "", shape))
+    return out
+
+
+def size_summary(rows):
+    """The answer to a firmware engineer's question, as (depth, text)
+    items of a list: at each level, on how many (case, target) pairs
+    --optimize size is larger than, equal to and smaller than the
+    hand-written loop, each larger one with its bytes (depth 1), and the
+    bytes of all of them together. ROWS: (case, target, level, variant,
+    bytes)."""
+    by = {}
+    for cid, tid, level, v, b in rows:
+        if b is not None and v in ("size", "hand"):
+            by.setdefault((level, cid, tid), {})[v] = b
+    out = []
+    for level in LEVELS:
+        pairs = sorted((k[1], k[2], vs["size"], vs["hand"]) for k, vs in by.items()
+                       if k[0] == level and "size" in vs and "hand" in vs)
+        if not pairs:
+            continue
+        larger = sorted((p for p in pairs if p[2] > p[3]), key=lambda p: (p[3] - p[2], p[0], p[1]))
+        equal = sum(1 for p in pairs if p[2] == p[3])
+        cases = len(set(p[0] for p in pairs))
+        tsize, thand = sum(p[2] for p in pairs), sum(p[3] for p in pairs)
+        head = ("At %s, over the %d cases that have a hand-written loop (%d case and target "
+                "pairs): " % (level, cases, len(pairs)))
+        if larger:
+            worst = larger[0]
+            rel = max(larger, key=lambda p: ((p[2] - p[3]) / p[3], p[2] - p[3]))
+            head += ("`--optimize size` is larger in %d, by %d bytes at most (%s on %s, %d "
+                     "against %d) and by %.0f%% at most (%s on %s, %d against %d); "
+                     % (len(larger), worst[2] - worst[3], worst[0], worst[1], worst[2],
+                        worst[3], 100.0 * (rel[2] - rel[3]) / rel[3], rel[0], rel[1],
+                        rel[2], rel[3]))
+        else:
+            head += "`--optimize size` is never larger; "
+        head += ("equal in %d, smaller in %d. All together %d bytes against the hand loops' "
+                 "%d (%+.1f%%)." % (equal, len(pairs) - equal - len(larger), tsize, thand,
+                                    100.0 * (tsize - thand) / thand))
+        out.append((0, head))
+        for cid, tid, sb, hb in larger:
+            out.append((1, "%s on %s: %d bytes against %d, +%d (+%.0f%%)"
+                        % (cid, tid, sb, hb, sb - hb, 100.0 * (sb - hb) / hb)))
+    if out:
+        out.append((0, "The hand-written loop: one loop per dimension of the result, each "
+                   "element's offsets computed from the counters, plain C as one writes it "
+                   "for the case's shapes (bench/size.py, write_hand); written for add, "
+                   "subtract, greater, maximum, copy and the relu expression only."))
+    return out
 
 
 if __name__ == "__main__":

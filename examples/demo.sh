@@ -1,25 +1,48 @@
 #!/bin/sh
-# demo.sh BCASTGEN: the main job on a built-in example from the seeds:
-# explain a broadcast, generate its kernel, show it, compile it and run
-# it. Everything is made in build/demo.
+# demo.sh BCASTGEN [DIR]: the main job on a built-in example from the
+# seeds: explain a broadcast, generate its kernel, show it, compile it
+# and run it. Everything is made in DIR (default build/demo). Each
+# command is printed, after "$ ", exactly as it then runs, from the top
+# of the source tree: a line to paste into a shell there.
 set -e
-gen=${1:-build/bcastgen}
 top=$(cd "$(dirname "$0")/.." && pwd)
-out=$top/build/demo
-mkdir -p "$out"
+gen=${1:-build/bcastgen}
+out=${2:-$top/build/demo}
+# The binary and DIR as named from the top of the tree.
+case $gen in /*) ;; */*) gen=$(cd "$(dirname "$gen")" && pwd)/$(basename "$gen") ;; esac
+case $out in /*) ;; *) mkdir -p "$out" && out=$(cd "$out" && pwd) ;; esac
+case $gen in "$top"/*) gen=${gen#"$top"/} ;; esac
+case $out in "$top"/*) out=${out#"$top"/} ;; esac
 
-echo "\$ bcastgen --explain x=4,3,32,32 b=3,1,1"
-"$gen" --explain x=4,3,32,32 b=3,1,1
-echo
-echo "\$ bcastgen -o build/demo/bias_add.c $(cat "$top/examples/bias-add/args")"
+# quote WORD: WORD as the shell reads it back: as it is when it has no
+# character the shell treats specially, else in single quotes.
+quote() {
+	case $1 in
+	'' | *[!A-Za-z0-9_./=,:+-]*) printf "'%s'" "$(printf '%s' "$1" | sed "s/'/'\\\\''/g")" ;;
+	*) printf '%s' "$1" ;;
+	esac
+}
+
+# run COMMAND...: print "$ COMMAND" with its words quoted, then run it;
+# a blank line before each command but the first.
+first=1
+run() {
+	[ -n "$first" ] || echo
+	first=
+	printf '$'
+	for word in "$@"; do
+		printf ' %s' "$(quote "$word")"
+	done
+	echo
+	"$@"
+}
+
+[ "$(pwd)" = "$top" ] || run cd "$top"
+run mkdir -p "$out"
+run "$gen" --explain x=4,3,32,32 b=3,1,1
 # shellcheck disable=SC2046
-"$gen" -o "$out/bias_add.c" $(cat "$top/examples/bias-add/args")
-echo
-echo "==> build/demo/bias_add.c"
-cat "$out/bias_add.c"
-echo
-echo "\$ cc -std=c99 -O2 -Iruntime -Ibuild/demo examples/bias-add/main.c build/demo/bias_add.c"
-cc -std=c99 -O2 -Wall -Wextra -Werror -I"$top/runtime" -I"$out" \
-	-o "$out/bias_add" "$top/examples/bias-add/main.c" "$out/bias_add.c"
-echo "\$ ./bias_add"
-"$out/bias_add"
+run "$gen" -o "$out/bias_add.c" $(cat examples/bias-add/args)
+run cat "$out/bias_add.c"
+run cc -std=c99 -O2 -Wall -Wextra -Werror -Iruntime -I"$out" \
+	-o "$out/bias_add" examples/bias-add/main.c "$out/bias_add.c"
+run "$out/bias_add"

@@ -2,7 +2,8 @@
 # t100-explain: the --explain walkthrough of the seeds' examples against
 # the golden files tests/explain/*.txt, whose first line is the command
 # (`make regen` rewrites them; review the change with git diff), and
-# the examples README.md shows against what bcastgen prints.
+# the examples README.md shows against what bcastgen prints: its output,
+# its listings of generated code and its list of spec fields.
 . "$(dirname "$0")/lib.sh"
 . "$TESTS/explain.sh"
 
@@ -40,5 +41,47 @@ while [ -f "cmd$i" ]; do
 	check $? "README: bcastgen $args" diff
 	i=$((i + 1))
 done
+
+# The README's listings of generated code: a block whose line
+# "$ bcastgen -o FILE.c ARGS" is followed by a ```c block is, byte for
+# byte, the lines of the FILE.c that command writes, from the one equal
+# to the listing's first line on.
+awk -v dir="$SCRATCH" '
+	/^```/ && inside { inside = 0; if (k) { close(dir "/listing" k); k = 0 } next }
+	/^```c$/ && want { inside = 1; k = want; want = 0; printf "" >(dir "/listing" k); next }
+	/^```/ { inside = 1; want = 0; next }
+	inside && k { print >(dir "/listing" k); next }
+	inside && /^\$ bcastgen -o [^ ]*\.c / { want = ++m; print substr($0, 12) >(dir "/gen" want) }
+' "$TESTS/../README.md"
+i=1 listings=0
+while [ -f "gen$i" ]; do
+	args=$(cat "gen$i")
+	if [ -f "listing$i" ]; then
+		listings=$((listings + 1))
+		mkdir "listing.d$i"
+		eval "set -- $args"
+		(cd "listing.d$i" && "$GEN" "$@") >diff 2>&1
+		file=listing.d$i/$2
+		first=$(head -n 1 "listing$i")
+		awk -v first="$first" '$0 == first { on = 1 } on' "$file" 2>>diff |
+			head -n "$(wc -l <"listing$i")" >got
+		diff -u "listing$i" got >>diff
+		check $? "README: the listing after 'bcastgen $args' is what it writes" diff
+	fi
+	i=$((i + 1))
+done
+[ "$listings" -gt 0 ]
+check $? "README: at least one listing of generated code is checked ($listings)"
+
+# The README's list of spec fields is the table of fields, in its
+# order: the rows of gen/fields.c's fields[].
+sed -n '/^} fields\[\] = {$/,/^};$/s/^\t{"\([a-z_]*\)",.*/\1/p' "$TESTS/../gen/fields.c" |
+	tr '\n' ' ' | sed 's/ $//' >fields.want
+tr '\n' ' ' <"$TESTS/../README.md" |
+	sed -n 's/.*named as the long options with `_` for `-`: `\([a-z_ ]*\)`.*/\1/p' >fields.got
+{ echo "README: $(cat fields.got)"; echo "fields.c: $(cat fields.want)"; } >diff
+[ -s fields.want ] && [ "$(cat fields.got)" = "$(cat fields.want)" ]
+check $? "README: its list of spec fields is gen/fields.c's table, in order" diff
+
 echo "1..$n"
 exit $status

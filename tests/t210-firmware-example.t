@@ -4,6 +4,8 @@
 # (its Makefile generates the kernels through the installed Make
 # fragment) for the Cortex-M4F and run it under QEMU: it says pass and
 # exits 0; with one expected value changed it says fail and exits 1.
+# Its start-up code built for a Cortex-M55 at -O3 turns the FPU on
+# before any vector instruction, and runs on QEMU's mps3-an547.
 . "$(dirname "$0")/lib.sh"
 
 top=$(cd "$TESTS/.." && pwd)
@@ -32,6 +34,63 @@ check $? "make run: every kernel passes under QEMU, exit status 0" log
 
 mk >log 2>&1 && ! grep -q 'bcastgen\|gcc' log
 check $? "a second make does nothing" log
+
+# The start-up code on a Cortex-M55 at -O3, where gcc makes its memory
+# loops Helium (MVE) vector code: the FPU must be on (CPACR, then DSB and
+# ISB) before any float or vector instruction runs, and before any call
+# or branch (no loop, nor another function, runs before it).
+m55="-mcpu=cortex-m55 -mthumb -mfloat-abi=hard"
+if echo 'int f(void) { return 0; }' >m55.c &&
+   arm-none-eabi-gcc $m55 -c m55.c -o m55.o 2>/dev/null; then
+	# shellcheck disable=SC2086
+	arm-none-eabi-gcc $m55 -std=c99 -ffreestanding -O3 -Wall -Wextra -Werror \
+		-c fw/startup.c -o startup-m55.o >log 2>&1 &&
+	arm-none-eabi-objdump -d -m armv8.1-m.main startup-m55.o >startup-m55.dis 2>>log &&
+	awk -F '\t' '
+		/<reset_handler>:$/ { on = 1; next }
+		on && /^$/ { exit }
+		on && NF >= 3 {
+			op = $3
+			if (op ~ /^str/) stored = 1
+			else if (op ~ /^dsb/ && stored) dsb = 1
+			else if (op ~ /^isb/ && dsb) { isb = 1; exit }
+			else if (op ~ /^(v|ldc|stc|mcr|mrc|cdp)/ || op ~ /^(bl|blx|bx|cbz|cbnz)$/ ||
+			         op ~ /^b(eq|ne|cs|cc|hs|lo|mi|pl|vs|vc|hi|ls|ge|lt|gt|le)?(\.[nw])?$/) {
+				print "a float or vector instruction, a call or a branch before the FPU is on:"
+				print $0; bad = 1; exit
+			}
+		}
+		END { if (!isb) print "no CPACR store, DSB and ISB in reset_handler"; exit bad || !isb }
+	' startup-m55.dis >>log
+	check $? "startup.c for a Cortex-M55 at -O3: reset_handler turns the FPU on (CPACR, DSB, ISB) before any float or vector instruction, call or branch" log
+	grep -q 'vldrw\|vstrw' startup-m55.dis
+	check $? "... and gcc does use Helium for its memory loops there (the check sees vector code)" startup-m55.dis
+	# Run it: the whole example at -O3 for the Cortex-M55 on QEMU's
+	# mps3-an547 (its RAM at 0x20000000 has 512 KiB).
+	if qemu-system-arm -M help 2>/dev/null | grep -q '^mps3-an547 '; then
+		sed 's/LENGTH = 4M/LENGTH = 512K/' fw/m4f.ld >an547.ld
+		for f in startup semihost main kernels; do
+			# shellcheck disable=SC2086
+			arm-none-eabi-gcc $m55 -std=c99 -ffreestanding -O3 -I"$top/runtime" \
+				-c "fw/$f.c" -o "$f-m55.o" || break
+		done >log 2>&1 &&
+		# shellcheck disable=SC2086
+		arm-none-eabi-gcc $m55 -nostdlib -T an547.ld -o m55.elf startup-m55.o \
+			semihost-m55.o main-m55.o kernels-m55.o -lgcc >>log 2>&1 &&
+		timeout 30 qemu-system-arm -M mps3-an547 -nographic \
+			-semihosting-config enable=on,target=native -kernel m55.elf >out 2>&1
+		rc=$?
+		cat out >>log
+		[ $rc = 0 ] && [ "$(tail -n 1 out)" = pass ]
+		check $? "the example at -O3 for a Cortex-M55 runs on qemu-system-arm -M mps3-an547: pass, exit status 0" log
+	else
+		echo "ok $((n + 1)) # SKIP qemu-system-arm has no mps3-an547 (Cortex-M55)"
+		n=$((n + 1))
+	fi
+else
+	echo "ok $((n + 1)) # SKIP arm-none-eabi-gcc does not know -mcpu=cortex-m55"
+	n=$((n + 1))
+fi
 
 # A kernel's wrong result must show: change one expected value.
 sed 's/20767, 21768,/20767, 21769,/' fw/main.c >main.c.new && ! cmp -s main.c.new fw/main.c

@@ -2,11 +2,12 @@
  * startup.c: what runs before main on a Cortex-M4F, and the way out.
  *
  * The core reads the initial stack pointer and the reset handler's
- * address from the vector table at address 0. The reset handler copies
- * the initialized data to RAM, clears the rest, turns the FPU on (off at
- * reset: the first float instruction would fault), calls main and ends
- * the program through semihosting, which QEMU turns into its own exit
- * status. Any fault ends it too, as a failure.
+ * address from the vector table at address 0. The reset handler turns
+ * the FPU on first (off at reset: the first float or vector instruction
+ * would fault, and a compiler may use them for anything, even to copy
+ * memory), then copies the initialized data to RAM, clears the rest,
+ * calls main and ends the program through semihosting, which QEMU turns
+ * into its own exit status. Any fault ends it too, as a failure.
  */
 #include <stdint.h>
 
@@ -26,13 +27,14 @@ void fault_handler(void);
 #define CPACR (*(volatile uint32_t *)0xE000ED88u)
 
 /*
-** Start the program: data, bss, FPU, main, exit with main's status.
-** Runs with the stack of the vector table and no initialized memory, so
-** it uses neither before it has set them up, and no float before the
-** FPU is on (this file is compiled like the rest, with hard float).
+** Copy the initialized data to RAM and clear the rest. Runs once the FPU
+** is on: at -O3 gcc makes these loops vector code (Helium's on a
+** Cortex-M55), so they may not run before. Not inlined into
+** reset_handler, so none of that code can be moved above the FPU's
+** enabling.
 */
-void
-reset_handler(void)
+__attribute__((noinline))
+static void init_memory(void)
 {
 	uint32_t *src = _data_load, *dst = _data_start;
 
@@ -40,8 +42,22 @@ reset_handler(void)
 		*dst++ = *src++;
 	for (dst = _bss_start; dst < _bss_end; dst++)
 		*dst = 0;
+}
+
+/*
+** Start the program: FPU, data, bss, main, exit with main's status.
+** Runs with the stack of the vector table and no initialized memory, so
+** it uses neither before it has set them up, and no float or vector
+** instruction before the FPU is on (this file is compiled like the rest,
+** with hard float): it enables CP10 and CP11 and waits for that to take
+** effect (DSB, ISB) before anything else.
+*/
+void
+reset_handler(void)
+{
 	CPACR |= 0xFu << 20;	/* CP10 and CP11: full access */
 	__asm__ volatile ("dsb\n\tisb" ::: "memory");
+	init_memory();
 	sh_exit(main());
 }
 
