@@ -749,7 +749,7 @@ def main():
         print("size: failed: " + line)
     secs = time.time() - t0
     with open(os.path.join(a.out, "SIZE.md"), "w") as fh:
-        fh.write(markdown(md, not_applied, uncounted, known, bad, secs, legend, summary))
+        fh.write(markdown(md, not_applied, uncounted, known, bad, legend, summary))
     print("size: %d cases, %d programs, %.0f s; the table in %s" % (
         len(cases), len(results), secs, os.path.join(a.out, "SIZE.md")))
     return 1 if bad or failed else 0
@@ -788,13 +788,14 @@ def uncounted_lines(cases, results):
     return out
 
 
-def markdown(md, not_applied, uncounted, known, bad, secs, legend=(), summary=()):
+def markdown(md, not_applied, uncounted, known, bad, legend=(), summary=()):
     """SIZE.md: how it was made, the targets, the summary, the legend of
     the cases, the table (MD, its lines), then the notes: implementations
     a case does not have, counts not run, the known exceptions and the
-    failures of the check, each group a list."""
+    failures of the check, each group a list. Nothing in it depends on
+    the run's time: the same tools give the same bytes."""
     lines = ["# Code size on the firmware targets", "",
-             "Written by `make size` (bench/size.py) in %.0f s." % secs, "",
+             "Written by `make size` (bench/size.py).", "",
              "Targets (each with `%s` and the flags of the row):" % CFLAGS, ""]
     for t in TARGETS:
         lines.append("- %s: `%sgcc %s`, run on `%s`" % (t["id"], t["tool"], t["flags"], t["qemu"]))
