@@ -455,7 +455,7 @@ static const struct bcast_words {
 	const char *axes_first, *axes_next;
 } bcast_words[NLANGS] = {
 	{
-		"--axis needs exactly two operands (x and y), got %d",
+		"Paddle's axis needs exactly two operands (x and y), got %d",
 		" and ",
 		"axis %d is out of range for ",
 		"",
@@ -478,7 +478,7 @@ static const struct bcast_words {
 		"\n  no axis value works for these shapes",
 		"\n  axis values that work: %d", ", %d"
 	}, {
-		"--axis 只用于两个张量（x 和 y），这里有 %d 个",
+		"Paddle 的 axis 只用于两个张量（x 和 y），这里有 %d 个",
 		" 和 ",
 		"axis %d 超出了范围（",
 		"）",

@@ -47,6 +47,7 @@ struct desc {
 	unsigned given;			/* bit k: row k of the field table was set */
 	char *origin;			/* a spec's "kernel 'k' of net.lua, line 3" */
 	int line;			/* the line a spec declares it on, or 0 */
+	int line_nth;			/* the kernels declared before it on that line */
 	struct expr expr;		/* the computation, once desc_finish ran */
 };
 

@@ -12,7 +12,11 @@
 **
 ** A spec never drops a value it cannot read: reading a global that is
 ** not defined (op = mul, for "mul") is an error at its line, and so is
-** giving a new global any value but a function (a spec's helpers).
+** giving a new global any value but a function (a spec's helpers), a
+** kernel's table with a metatable (its fields could come from code that
+** runs while they are read), and a kernel declared but never given its
+** table. Such errors, as those about a kernel's fields, end the spec as
+** a limit does: pcall cannot catch them.
 **
 ** The file runs in its own Lua state with lhost.c's safe libraries (no
 ** io, os, package, debug or coroutine), without load, print, warn or
@@ -59,6 +63,7 @@
 #define SPEC_MAX_KERNELS 10000		/* kernels a spec may declare */
 #define DECLARED_KEY "bcastgen.declared"	/* registry: kernel name -> line */
 #define DEFAULTS_KEY "bcastgen.defaults"	/* registry: the defaults' fields */
+#define UNGIVEN_KEY "bcastgen.ungiven"	/* registry: kernel name -> line, until its table */
 
 #define STR(x) STR_(x)
 #define STR_(x) #x
@@ -78,10 +83,15 @@ struct reader {
 	const struct strbuf *src;	/* its text */
 	int steps;		/* hook calls so far */
 	clock_t start;		/* processor time when the spec started */
-	const char *over;	/* the error of the limit passed, or NULL */
+	const char *over;	/* the error that ends the spec: a limit's, or fatal.s */
+	struct strbuf fatal;	/* a spec error: "CHUNK:LINE: MSG" */
 	int declared;		/* kernel names declared */
 	int defaults_line;	/* the line of the defaults in force, or 0 */
 	struct desc scratch;	/* where defaults' fields are checked */
+	struct desc pending;	/* the kernel being read, until its table is */
+	int defaults_nth;	/* the calls given a table before it on its line */
+	int last_line;		/* the line of the last call given a table */
+	int on_line;		/* such calls on it so far */
 };
 
 /*
@@ -107,9 +117,51 @@ step_hook(lua_State *L, lua_Debug *ar)
 	}
 }
 
-/* Raise "CHUNK:LINE: MSG". */
+/*
+** End the spec with the error MSG, a limit's, unless an error ended it
+** already: from now on the count hook and every pcall raise it again, so
+** that the spec cannot catch it.
+*/
 static int
-spec_error(lua_State *L, const struct reader *r, int line, const char *fmt, ...)
+end_spec(lua_State *L, struct reader *r, const char *msg)
+{
+	if (!r->over)
+		r->over = msg;
+	lua_sethook(L, step_hook, LUA_MASKCOUNT, 1);
+	lua_pushstring(L, r->over);
+	return lua_error(L);
+}
+
+/* End the spec with the error on top of the stack, a spec error. */
+static int
+fail(lua_State *L, struct reader *r)
+{
+	if (!r->over) {
+		sb_add(&r->fatal, lua_tostring(L, -1));
+		r->over = r->fatal.s;
+	}
+	return end_spec(L, r, r->over);
+}
+
+/* End the spec with an error at the place of the Lua code that runs. */
+static int
+fail_here(lua_State *L, const char *fmt, ...)
+{
+	struct reader *r;
+	va_list ap;
+
+	lua_getallocf(L, (void **)&r);
+	luaL_where(L, 1);
+	va_start(ap, fmt);
+	lua_pushvfstring(L, fmt, ap);
+	va_end(ap);
+	lua_concat(L, 2);
+	return fail(L, r);
+}
+
+/* End the spec with the error "CHUNK:LINE: MSG". */
+static int
+spec_error(lua_State *L, struct reader *r, int line, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -118,7 +170,7 @@ spec_error(lua_State *L, const struct reader *r, int line, const char *fmt, ...)
 	lua_pushvfstring(L, fmt, ap);
 	va_end(ap);
 	lua_concat(L, 2);
-	return lua_error(L);
+	return fail(L, r);
 }
 
 /*
@@ -128,7 +180,9 @@ spec_error(lua_State *L, const struct reader *r, int line, const char *fmt, ...)
 struct fields_table {
 	int idx;		/* its stack index */
 	int line;
+	int nth;		/* the calls given a table before it on its line */
 	const char *who;
+	int operands;		/* it lists operands: a kernel's */
 };
 
 /*
@@ -136,19 +190,23 @@ struct fields_table {
 ** on, if its table is written out at its call; else T's line.
 */
 static int
-field_line(const struct reader *r, const struct fields_table *t, const char *name, int index)
+field_line(lua_State *L, const struct reader *r, const struct fields_table *t,
+           const char *name, int index)
 {
-	return speclex_field_line(r->src->s ? r->src->s : "", r->src->len, t->line, name, index);
+	int line = speclex_field_line(r->src->s ? r->src->s : "", r->src->len, t->line, t->nth,
+	                              (int)lua_rawlen(L, t->idx), name, index);
+
+	return line ? line : t->line;
 }
 
 /* Raise "CHUNK:LINE: WHO: ERR" for T's field NAME (or operand INDEX); ERR is freed. */
 static int
-field_error(lua_State *L, const struct reader *r, const struct fields_table *t,
+field_error(lua_State *L, struct reader *r, const struct fields_table *t,
             const char *name, int index, struct strbuf *err)
 {
 	lua_pushstring(L, err->s);
 	sb_free(err);
-	return spec_error(L, r, field_line(r, t, name, index), "%s: %s", t->who,
+	return spec_error(L, r, field_line(L, r, t, name, index), "%s: %s", t->who,
 	                  lua_tostring(L, -1));
 }
 
@@ -167,7 +225,7 @@ has_nul(lua_State *L, int idx)
 ** written in T; a float with an integer's value counts as that integer.
 */
 static void
-set_field(lua_State *L, const struct reader *r, const struct fields_table *t,
+set_field(lua_State *L, struct reader *r, const struct fields_table *t,
           struct desc *d, int k)
 {
 	struct strbuf err = {0};
@@ -224,7 +282,7 @@ set_field(lua_State *L, const struct reader *r, const struct fields_table *t,
 ** least other key, so that the message is fixed.
 */
 static void
-check_keys(lua_State *L, const struct reader *r, const struct fields_table *t, lua_Integer nops)
+check_keys(lua_State *L, struct reader *r, const struct fields_table *t, lua_Integer nops)
 {
 	struct strbuf err = {0};
 	const char *unknown = NULL;
@@ -235,11 +293,11 @@ check_keys(lua_State *L, const struct reader *r, const struct fields_table *t, l
 		if (lua_isinteger(L, -1) && lua_tointeger(L, -1) >= 1 && lua_tointeger(L, -1) <= nops)
 			continue;	/* an operand */
 		if (lua_type(L, -1) != LUA_TSTRING) {
-			sb_add(&err, nops || !lua_isinteger(L, -1)
+			sb_add(&err, t->operands || !lua_isinteger(L, -1)
 			       ? "a key that is not a field name (operands are the "
 			         "strings in order: \"x=2,3\", \"y=3\")"
 			       : "the operands belong to each kernel: defaults takes fields only");
-			field_error(L, r, t, NULL, 1, &err);
+			field_error(L, r, t, NULL, 0, &err);
 		}
 		if (has_nul(L, -1)) {
 			sb_add(&err, "a field name holds a NUL byte");
@@ -252,31 +310,74 @@ check_keys(lua_State *L, const struct reader *r, const struct fields_table *t, l
 	if (unknown) {
 		sb_printf(&err, "unknown field '%s' (there are ", unknown);
 		field_list(&err);
-		sb_add(&err, nops ? ", and the operands)" : ")");
+		sb_add(&err, t->operands ? ", and the operands)" : ")");
 		field_error(L, r, t, unknown, 0, &err);
 	}
 }
 
+/* Fields of which a kernel gives one: its own stands for the pair. */
+static const char *const one_of[][2] = {{"op", "expr"}};
+
+/* Return the other field of the pair NAME is in, or NULL. */
+static const char *
+other_of_pair(const char *name)
+{
+	for (size_t i = 0; i < sizeof one_of / sizeof one_of[0]; i++)
+		for (int j = 0; j < 2; j++)
+			if (strcmp(name, one_of[i][j]) == 0)
+				return one_of[i][!j];
+	return NULL;
+}
+
+/* Push field NAME of the table at IDX, raw; return its type. */
+static int
+raw_field(lua_State *L, int idx, const char *name)
+{
+	lua_pushstring(L, name);
+	return lua_rawget(L, idx);
+}
+
 /*
 ** Push field NAME of the kernel's table K, or, where K has none, of the
-** defaults in force; set *FROM to the table it came from.
+** defaults in force, unless K gives the other field of NAME's pair; set
+** *FROM to the table it came from.
 */
 static int
 get_field(lua_State *L, const struct reader *r, const struct fields_table *k,
           const struct fields_table **from, const struct fields_table *defaults,
           const char *name)
 {
+	const char *other = other_of_pair(name);
+	int own_other;
+
 	*from = k;
-	if (lua_getfield(L, k->idx, name) != LUA_TNIL || !r->defaults_line)
+	if (raw_field(L, k->idx, name) != LUA_TNIL || !r->defaults_line)
 		return lua_type(L, -1);
+	if (other) {
+		own_other = raw_field(L, k->idx, other) != LUA_TNIL;
+		lua_pop(L, 1);
+		if (own_other)
+			return LUA_TNIL;	/* the nil pushed first */
+	}
 	lua_pop(L, 1);
 	*from = defaults;
-	return lua_getfield(L, defaults->idx, name);
+	return raw_field(L, defaults->idx, name);
+}
+
+/* End the spec if the table T has a metatable: its fields are read raw. */
+static void
+check_plain(lua_State *L, struct reader *r, const struct fields_table *t)
+{
+	if (lua_getmetatable(L, t->idx))
+		spec_error(L, r, t->line, "%s: its table has a metatable: write its fields "
+		           "in the table itself", t->who);
 }
 
 /*
-** kernel "NAME" { ... } calls this with the table: describe the kernel.
-** Upvalues: the name, the line of the call, and whether it ran already.
+** kernel "NAME" { ... } calls this with the table: describe the kernel,
+** and add it to the spec once the whole table is read. Upvalues: the
+** name, the line of the call, whether it ran already, and the calls
+** given a table before it on that line.
 */
 static int
 l_kernel_body(lua_State *L)
@@ -287,37 +388,36 @@ l_kernel_body(lua_State *L)
 	struct strbuf err = {0}, who = {0};
 	struct fields_table k, defaults;
 	const struct fields_table *from;
+	const char *name = lua_tostring(L, lua_upvalueindex(1));
+	int line = (int)lua_tointeger(L, lua_upvalueindex(2));
 	lua_Integer n;
 	int lang;
 
 	lua_getallocf(L, (void **)&r);
 	if (lua_toboolean(L, lua_upvalueindex(3)))
-		spec_error(L, r, (int)lua_tointeger(L, lua_upvalueindex(2)),
-		           "kernel '%s' is given a table twice",
-		           lua_tostring(L, lua_upvalueindex(1)));
+		spec_error(L, r, line, "kernel '%s' is given a table twice", name);
 	lua_pushboolean(L, 1);
 	lua_replace(L, lua_upvalueindex(3));
 	s = r->spec;
 	if (s->n == SPEC_MAX_KERNELS)
-		spec_error(L, r, (int)lua_tointeger(L, lua_upvalueindex(2)),
-		           "more than %d kernels in one spec", SPEC_MAX_KERNELS);
-	if (s->n == s->cap) {
-		s->cap = s->cap ? 2 * s->cap : 16;
-		s->kernel = xrealloc(s->kernel, (size_t)s->cap * sizeof *s->kernel);
-	}
-	d = &s->kernel[s->n++];
-	desc_init(d, FROM_SPEC);
-	d->name = xstrdup(lua_tostring(L, lua_upvalueindex(1)));
-	d->line = (int)lua_tointeger(L, lua_upvalueindex(2));
+		spec_error(L, r, line, "more than %d kernels in one spec", SPEC_MAX_KERNELS);
 	if (!lua_istable(L, 1) || lua_gettop(L) != 1)
-		spec_error(L, r, d->line, "kernel '%s' needs one table: kernel \"%s\" "
-		           "{ op = \"add\", \"x=2,3\", \"y=3\" }", d->name, d->name);
-	sb_printf(&who, "kernel '%s'", d->name);
+		spec_error(L, r, line, "kernel '%s' needs one table: kernel \"%s\" "
+		           "{ op = \"add\", \"x=2,3\", \"y=3\" }", name, name);
+	sb_printf(&who, "kernel '%s'", name);
 	lua_pushstring(L, who.s);	/* kept alive on the stack, at 2 */
 	sb_free(&who);
-	k = (struct fields_table){1, d->line, lua_tostring(L, 2)};
+	k = (struct fields_table){1, line, (int)lua_tointeger(L, lua_upvalueindex(4)),
+	                          lua_tostring(L, 2), 1};
+	check_plain(L, r, &k);
 	lua_getfield(L, LUA_REGISTRYINDEX, DEFAULTS_KEY);
-	defaults = (struct fields_table){3, r->defaults_line, "defaults"};
+	defaults = (struct fields_table){3, r->defaults_line, r->defaults_nth, "defaults", 0};
+	d = &r->pending;
+	desc_free(d);
+	desc_init(d, FROM_SPEC);
+	d->name = xstrdup(name);
+	d->line = line;
+	d->line_nth = k.nth;
 	/* the language first: the messages about the operands speak it too */
 	if (get_field(L, r, &k, &from, &defaults, "lang") == LUA_TSTRING
 	    && (lang = find_name(lang_names, NLANGS, lua_tostring(L, -1))) >= 0)
@@ -345,7 +445,32 @@ l_kernel_body(lua_State *L)
 			set_field(L, r, from, d, f);
 		lua_pop(L, 1);
 	}
+	/* read whole: the spec has it */
+	if (s->n == s->cap) {
+		s->cap = s->cap ? 2 * s->cap : 16;
+		s->kernel = xrealloc(s->kernel, (size_t)s->cap * sizeof *s->kernel);
+	}
+	s->kernel[s->n++] = *d;
+	memset(d, 0, sizeof *d);
+	lua_getfield(L, LUA_REGISTRYINDEX, UNGIVEN_KEY);
+	lua_pushvalue(L, lua_upvalueindex(1));
+	lua_pushnil(L);
+	lua_rawset(L, -3);
 	return 0;
+}
+
+/*
+** Return how many calls given a table came before one on LINE, and
+** count it: two kernels may share a line.
+*/
+static int
+count_on_line(struct reader *r, int line)
+{
+	if (line != r->last_line) {
+		r->last_line = line;
+		r->on_line = 0;
+	}
+	return r->on_line++;
 }
 
 /*
@@ -383,7 +508,10 @@ l_kernel(lua_State *L)
 		sb_free(&long_name);
 		spec_error(L, r, line, "%s", lua_tostring(L, -1));
 	}
-	lua_settop(L, 1);
+	if (lua_gettop(L) != 1)
+		spec_error(L, r, line, "kernel '%s': kernel takes its name, then its table: "
+		           "kernel \"%s\" { ... }, not kernel(\"%s\", { ... })",
+		           lua_tostring(L, 1), lua_tostring(L, 1), lua_tostring(L, 1));
 	lua_getfield(L, LUA_REGISTRYINDEX, DECLARED_KEY);
 	lua_pushvalue(L, 1);
 	if (lua_rawget(L, -2) != LUA_TNIL)
@@ -393,10 +521,15 @@ l_kernel(lua_State *L)
 	lua_pushvalue(L, 1);
 	lua_pushinteger(L, line);
 	lua_rawset(L, -3);
-	lua_pop(L, 1);
+	lua_getfield(L, LUA_REGISTRYINDEX, UNGIVEN_KEY);
+	lua_pushvalue(L, 1);
+	lua_pushinteger(L, line);
+	lua_rawset(L, -3);
+	lua_settop(L, 1);
 	lua_pushinteger(L, line);
 	lua_pushboolean(L, 0);
-	lua_pushcclosure(L, l_kernel_body, 3);
+	lua_pushinteger(L, count_on_line(r, line));
+	lua_pushcclosure(L, l_kernel_body, 4);
 	return 1;
 }
 
@@ -409,17 +542,20 @@ static int
 l_defaults(lua_State *L)
 {
 	struct reader *r;
-	struct fields_table t = {1, main_chunk_line(L), "defaults"};
+	int line = main_chunk_line(L);
+	struct fields_table t;
 
 	lua_getallocf(L, (void **)&r);
+	t = (struct fields_table){1, line, count_on_line(r, line), "defaults", 0};
 	if (!lua_istable(L, 1) || lua_gettop(L) != 1)
 		spec_error(L, r, t.line, "defaults needs one table: defaults { optimize = \"size\" }");
+	check_plain(L, r, &t);
 	check_keys(L, r, &t, 0);
 	desc_free(&r->scratch);
 	desc_init(&r->scratch, FROM_SPEC);
 	lua_newtable(L);
 	for (int f = 0; field_name(f); f++) {
-		if (lua_getfield(L, 1, field_name(f)) != LUA_TNIL) {
+		if (raw_field(L, 1, field_name(f)) != LUA_TNIL) {
 			set_field(L, r, &t, &r->scratch, f);
 			lua_setfield(L, 2, field_name(f));
 		} else {
@@ -428,6 +564,7 @@ l_defaults(lua_State *L)
 	}
 	lua_setfield(L, LUA_REGISTRYINDEX, DEFAULTS_KEY);
 	r->defaults_line = t.line;
+	r->defaults_nth = t.nth;
 	return 0;
 }
 
@@ -475,20 +612,6 @@ finish_kernel(const struct spec *s, struct desc *d, const char *path)
 }
 
 /*
-** Note that the spec passed a limit, described by OVER, and raise it;
-** from now on the count hook raises it again at every instruction.
-*/
-static int
-pass_limit(lua_State *L, struct reader *r, const char *over)
-{
-	if (!r->over)
-		r->over = over;
-	lua_sethook(L, step_hook, LUA_MASKCOUNT, 1);
-	lua_pushstring(L, r->over);
-	return lua_error(L);
-}
-
-/*
 ** xpcall's message handler, upvalue 1, skipped once past a limit: the
 ** hook's error reaches it with hooks off, so it could loop forever.
 */
@@ -528,9 +651,9 @@ l_pcall(lua_State *L)
 	}
 	status = lua_pcall(L, lua_gettop(L) - 1 - xp, LUA_MULTRET, xp);
 	if (status == LUA_ERRMEM)
-		pass_limit(L, r, memory_message);
+		end_spec(L, r, memory_message);
 	if (r->over)
-		pass_limit(L, r, r->over);
+		end_spec(L, r, r->over);
 	lua_pushboolean(L, status == LUA_OK);
 	if (xp)
 		lua_replace(L, 1);
@@ -638,13 +761,13 @@ l_undefined(lua_State *L)
 
 	for (int i = 0; unavailable[i]; i++)
 		if (strcmp(name, unavailable[i]) == 0)
-			return luaL_error(L, "'%s' is not available in a spec (it reads no "
-			                  "file and runs no command)", name);
+			return fail_here(L, "'%s' is not available in a spec (it reads no "
+			                 "file and runs no command)", name);
 	for (int i = 0; spec_words[i]; i++)
 		if (near(name, spec_words[i]))
-			return luaL_error(L, "'%s' is not defined (did you mean %s?)", name,
-			                  spec_words[i]);
-	return luaL_error(L, "'%s' is not defined (a string needs quotes: \"%s\")", name, name);
+			return fail_here(L, "'%s' is not defined (did you mean %s?)", name,
+			                 spec_words[i]);
+	return fail_here(L, "'%s' is not defined (a string needs quotes: \"%s\")", name, name);
 }
 
 /*
@@ -657,8 +780,8 @@ l_new_global(lua_State *L)
 	if (lua_type(L, 3) != LUA_TFUNCTION) {
 		const char *name = luaL_tolstring(L, 2, NULL);
 
-		return luaL_error(L, "'%s' is not a global of the spec: declare it with "
-		                  "'local %s = ...'", name, name);
+		return fail_here(L, "'%s' is not a global of the spec: declare it with "
+		                 "'local %s = ...'", name, name);
 	}
 	lua_rawset(L, 1);
 	return 0;
@@ -717,12 +840,40 @@ open_sandbox(lua_State *L)
 	lua_setglobal(L, "defaults");
 	lua_newtable(L);
 	lua_setfield(L, LUA_REGISTRYINDEX, DECLARED_KEY);
+	lua_newtable(L);
+	lua_setfield(L, LUA_REGISTRYINDEX, UNGIVEN_KEY);
 	lua_pushglobaltable(L);
 	luaL_newlib(L, strict_globals);
 	lua_pushboolean(L, 0);
 	lua_setfield(L, -2, "__metatable");	/* getmetatable gives false; setmetatable fails */
 	lua_setmetatable(L, -2);
 	lua_pop(L, 1);
+}
+
+/*
+** End the spec if a kernel was declared and never given its table: name
+** the first such, by line.
+*/
+static void
+check_given(lua_State *L, struct reader *r)
+{
+	const char *first = NULL;
+	int line = 0;
+
+	lua_getfield(L, LUA_REGISTRYINDEX, UNGIVEN_KEY);
+	lua_pushnil(L);
+	while (lua_next(L, -2)) {
+		int at = (int)lua_tointeger(L, -1);
+
+		lua_pop(L, 1);
+		if (!first || at < line || (at == line && strcmp(lua_tostring(L, -1), first) < 0)) {
+			first = lua_tostring(L, -1);	/* a key of the table: kept alive */
+			line = at;
+		}
+	}
+	if (first)
+		spec_error(L, r, line, "kernel '%s' is never given its table: kernel \"%s\" "
+		           "{ op = \"add\", \"x=2,3\", \"y=3\" }", first, first);
 }
 
 /* Open the sandbox and run the spec, its reader the light userdata at 1. */
@@ -742,6 +893,7 @@ run_spec(lua_State *L)
 	r->start = clock();
 	lua_sethook(L, step_hook, LUA_MASKCOUNT, SPEC_STEPS);
 	lua_call(L, 0, 0);
+	check_given(L, r);
 	return 0;
 }
 
@@ -769,7 +921,7 @@ spec_read(const char *path, struct spec *s)
 	if (status == LUA_ERRMEM && !r.over)
 		r.over = memory_message;
 	if (r.over)
-		die_at(path, "%s", r.over);
+		die_lua(path, r.over);
 	if (status != LUA_OK)
 		die_lua(path, lua_tostring(L, -1));
 	if (s->n == 0)
@@ -777,6 +929,7 @@ spec_read(const char *path, struct spec *s)
 		       "\"x=2,3\", \"y=3\" }", "name");
 	lua_close(L);
 	desc_free(&r.scratch);
+	desc_free(&r.pending);
 	for (int i = 0; i < s->n; i++)
 		finish_kernel(s, &s->kernel[i], path);
 }
@@ -788,9 +941,13 @@ spec_read(const char *path, struct spec *s)
 int
 spec_field_line(const struct spec *s, const struct desc *d, const char *field)
 {
+	int line;
+
 	if (!field)
 		return d->line;
-	return speclex_field_line(s->src.s ? s->src.s : "", s->src.len, d->line, field, 0);
+	line = speclex_field_line(s->src.s ? s->src.s : "", s->src.len, d->line, d->line_nth,
+	                          d->nops, field, 0);
+	return line ? line : d->line;
 }
 
 /* Free what spec_read allocated in S. */

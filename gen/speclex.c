@@ -201,13 +201,14 @@ next_token(struct lexer *lx)
 
 /*
 ** Read the items of the constructor whose '{' was just read: return the
-** line of the field NAME (or, NAME NULL, of the INDEX-th item without a
-** key), or 0 if it has none.
+** line of the last field NAME (or, NAME NULL, of the INDEX-th item
+** without a key), or 0 if it has none or has not NPOSITIONAL items
+** without a key (then it is not the table asked about).
 */
 static int
-find_item(struct lexer *lx, const char *name, int index)
+find_item(struct lexer *lx, const char *name, int index, int npositional)
 {
-	int depth = 0, positional = 0;
+	int depth = 0, positional = 0, found = 0;
 	enum token t = T_SEP;
 
 	for (;;) {
@@ -217,8 +218,10 @@ find_item(struct lexer *lx, const char *name, int index)
 
 		t = next_token(lx);
 		line = lx->token_line;
-		if (t == T_EOF || (t == T_CLOSE && depth == 0))
+		if (t == T_EOF)
 			return 0;
+		if (t == T_CLOSE && depth == 0)
+			return positional == npositional ? found : 0;
 		if (t == T_OPEN || t == T_BRACE)
 			depth++;
 		else if (t == T_CLOSE)
@@ -234,38 +237,41 @@ find_item(struct lexer *lx, const char *name, int index)
 
 			if (next_token(&ahead) == T_ASSIGN) {
 				if (name && strlen(name) == key_len && memcmp(name, key, key_len) == 0)
-					return line;
+					found = line;	/* Lua keeps the last */
 				continue;
 			}
 		}
-		if (!name && ++positional == index)
-			return line;
+		if (++positional == index && !name)
+			found = line;
 	}
 }
 
 /*
 ** Return the line of the field NAME, or (NAME NULL) of operand INDEX
-** (1-based), in the first table constructor that opens on line LINE of
-** the spec's text SRC (LEN bytes) outside any other constructor; LINE
-** itself if there is no such constructor or field.
+** (1-based), in the NTH table constructor (from 0) outside any other
+** that opens on line LINE of the spec's text SRC (LEN bytes): a '{' on
+** that line, or the first token after it (a brace on a line of its
+** own). Return 0 if there is no such constructor, if it has not
+** NPOSITIONAL operands (it is another table than the one asked about),
+** or if it has no such field.
 */
 int
-speclex_field_line(const char *src, size_t len, int line, const char *name, int index)
+speclex_field_line(const char *src, size_t len, int line, int nth, int npositional,
+                   const char *name, int index)
 {
 	struct lexer lx = {src, src + len, 1, 0, NULL, 0, 0};
-	int braces = 0;
+	int braces = 0, seen = 0, after = 0;
 	enum token t;
 
-	while ((t = next_token(&lx)) != T_EOF && lx.token_line <= line) {
-		if (t == T_BRACE && braces == 0 && lx.token_line == line) {
-			int found = find_item(&lx, name, index);
-
-			return found ? found : line;
-		}
+	while ((t = next_token(&lx)) != T_EOF && !after) {
+		after = lx.token_line > line;	/* the first token after the line */
+		if (t == T_BRACE && braces == 0 && (lx.token_line == line || after)
+		    && seen++ == nth)
+			return find_item(&lx, name, index, npositional);
 		if (t == T_BRACE)
 			braces++;
 		else if (t == T_CLOSE && braces > 0 && lx.p[-1] == '}')
 			braces--;
 	}
-	return line;
+	return 0;
 }

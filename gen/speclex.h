@@ -6,6 +6,7 @@
 
 #include <stddef.h>
 
-int speclex_field_line(const char *src, size_t len, int line, const char *name, int index);
+int speclex_field_line(const char *src, size_t len, int line, int nth, int npositional,
+                       const char *name, int index);
 
 #endif

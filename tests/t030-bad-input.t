@@ -63,7 +63,7 @@ done <<EOF_CASES
 1|--axis 1 x=2,3 y=1,3|bcastgen: error: axis 1 is out of range for x(2,3) and y(1,3), which have the same rank: it must be -1 or 0
 1|--axis foo x=2 y=2|bcastgen: error: bad axis 'foo': expected an integer
 1|--axis=99999999999 x=2 y=2|bcastgen: error: axis 99999999999 is out of range: it must be from -2147483648 to 2147483647
-1|--axis 0 x=2 y=2 z=2|bcastgen: error: --axis needs exactly two operands (x and y), got 3
+1|--axis 0 x=2 y=2 z=2|bcastgen: error: Paddle's axis needs exactly two operands (x and y), got 3
 1|--inplace y=2 x=3,2,2|bcastgen: error: cannot write the result in place into 'y': the result shape (3,2,2) is not the shape of 'y' (2,)
 1|--lang zh --inplace y=2 x=3,2,2|bcastgen: error: 不能把结果原地写回 'y'：结果的形状 (3,2,2) 不是 'y' 的形状 (2,)
 1|x=2,1,4 y=3,2 --lang=zh|bcastgen: error: 这些形状的张量无法一起广播：x(2,1,4) y(3,2)
@@ -158,6 +158,9 @@ done <<EOF_CASES
 1|-o bc_stream.c --stream on --name kst x=64|bcastgen: error: output file 'bc_stream.c' would write a header bc_stream.h that hides the one the kernels include: choose another name
 1|-o bc_ref.c --name k x=3|bcastgen: error: output file 'bc_ref.c' would write a header bc_ref.h that hides the one the kernels include: choose another name
 1|-o bc_math.c --name k x=3|bcastgen: error: output file 'bc_math.c' would write a header bc_math.h that hides the one the kernels include: choose another name
+1|-o assert.c --stream on --name k x=4096|bcastgen: error: output file 'assert.c' would write a header assert.h that hides the one the kernels include: choose another name
+1|-o features.c --name k x=4|bcastgen: error: output file 'features.c' would write a header features.h that hides the one the kernels include: choose another name
+1|-o stdc-predef.c --name k x=4|bcastgen: error: output file 'stdc-predef.c' would write a header stdc-predef.h that hides the one the kernels include: choose another name
 1|-o immintrin.c x=3|bcastgen: error: output file 'immintrin.c' would write a header immintrin.h that hides the one the kernels include: choose another name
 1|-o out/xmmintrin.c x=3|bcastgen: error: output file 'out/xmmintrin.c' would write a header xmmintrin.h that hides the one the kernels include: choose another name
 1|-o mm_malloc.c x=3|bcastgen: error: output file 'mm_malloc.c' would write a header mm_malloc.h that hides the one the kernels include: choose another name

@@ -126,6 +126,18 @@ done <<'EOF_CASES'
 1|kernel "k" { "x=2,4",\n  "y=3" }|bad.lua:1: error: kernel 'k': operands could not be broadcast together with shapes x(2,4) y(3,)
 1|defaults {\n  optimize = "siz" }\nkernel "k" { "x=4" }|bad.lua:2: error: defaults: field 'optimize': bad optimize 'siz': expected speed or size
 1|defaults { "x=4", optimize = "size" }|bad.lua:1: error: defaults: the operands belong to each kernel: defaults takes fields only
+1|kernel "a" { op = "add", [2] = "y=3" }|bad.lua:1: error: kernel 'a': a key that is not a field name (operands are the strings in order: "x=2,3", "y=3")
+1|kernel "good" { "x=3", "y=3" }\npcall(kernel "k", { op = "mul", stratgy = "loops", "x=3", "y=3" })|bad.lua:2: error: kernel 'k': unknown field 'stratgy' (there are inplace axis strategy unroll_limit loop_order stream cache_size optimize out_shape op expr dtype out_dtype lang, and the operands)
+1|pcall(kernel "k", { op = "mull", "x=3", "y=3" })|bad.lua:1: error: kernel 'k': field 'op': unknown op 'mull' (see bcastgen --help)
+1|pcall(function() kernel "k" { op = mul, "x=3", "y=3" } end)\nkernel "g" { "x=3" }|bad.lua:1: error: 'mul' is not defined (a string needs quotes: "mul")
+1|local ok = pcall(function() x = 1 end)\nkernel "g" { "x=3" }|bad.lua:1: error: 'x' is not a global of the spec: declare it with 'local x = ...'
+1|kernel "outer" (setmetatable({ "x=3", "y=3" }, { __index = { op = "mul" } }))|bad.lua:1: error: kernel 'outer': its table has a metatable: write its fields in the table itself
+1|kernel "a" { "x=3", "y=3" }\nkernel("b", { op = "mul", "x=3", "y=3" })|bad.lua:2: error: kernel 'b': kernel takes its name, then its table: kernel "b" { ... }, not kernel("b", { ... })
+1|kernel "a" { "x=3", "y=3" }\nlocal c = kernel "c"|bad.lua:2: error: kernel 'c' is never given its table: kernel "c" { op = "add", "x=2,3", "y=3" }
+1|kernel "k"\n{\n  "x=3", "y=3",\n  axis = 1.5,\n}|bad.lua:4: error: kernel 'k': field 'axis': 1.5 is not an integer
+1|kernel "a" { "x=3", "y=3", axis = 0 } kernel "b" { "x=3", "y=3",\n  axis = 1.5 }|bad.lua:2: error: kernel 'b': field 'axis': 1.5 is not an integer
+1|local function mk(n, t) kernel(n) { op = t.op, axis = 1.5, "x=2,3", "y=3" } end\nmk("a", {\n  op = "mul",\n  axis = 0,\n})|bad.lua:2: error: kernel 'a': field 'axis': 1.5 is not an integer
+1|kernel "k" { "x=3", "y=3",\n  axis = 0,\n  axis = 1.5,\n}|bad.lua:3: error: kernel 'k': field 'axis': 1.5 is not an integer
 1|defaults { optimze = "size" }|bad.lua:1: error: defaults: unknown field 'optimze' (there are inplace axis strategy unroll_limit loop_order stream cache_size optimize out_shape op expr dtype out_dtype lang)
 1|defaults "size"|bad.lua:1: error: defaults needs one table: defaults { optimize = "size" }
 1|load(string.dump(function() end))()|bad.lua:1: error: 'load' is not available in a spec (it reads no file and runs no command)
@@ -144,16 +156,18 @@ local function bias(name, c) kernel(name) { op = "add", "x=4," .. c, "b=" .. c }
 function scaled(name) kernel(name) { op = "mul", inplace = false, "x=4,3", "s=" } end
 bias("a", 3)
 scaled("b")
-defaults { strategy = "unroll" }
+defaults { strategy = "unroll", op = "mul" }
 kernel "c" { "x=2", "y=2" }
+kernel "d" { expr = "x - y", "x=2", "y=2" }
 EOF
 "$GEN" defaults.lua -o out/d.c 2>err
 check $? "a spec with defaults, a local helper and a global one generates" err
 made() { grep -A1 'Made by' out/d.c | grep "name $1 " | sed 's/^ \*   //'; }
 [ "$(made a)" = "bcastgen --inplace --optimize size --op add --dtype i16 --name a x=4,3 b=3 (kernel 'a' of defaults.lua, line 4)" ] \
 	&& [ "$(made b)" = "bcastgen --optimize size --op multiply --dtype i16 --name b x=4,3 s= (kernel 'b' of defaults.lua, line 5)" ] \
-	&& [ "$(made c)" = "bcastgen --strategy unroll --op add --dtype f32 --name c x=2 y=2 (kernel 'c' of defaults.lua, line 7)" ]
-check $? "the banners show the defaults merged with each kernel's own fields"
+	&& [ "$(made c)" = "bcastgen --strategy unroll --op multiply --dtype f32 --name c x=2 y=2 (kernel 'c' of defaults.lua, line 7)" ] \
+	&& [ "$(made d)" = "bcastgen --strategy unroll --expr 'x - y' --dtype f32 --name d x=2 y=2 (kernel 'd' of defaults.lua, line 8)" ]
+check $? "the banners show the defaults merged with each kernel's own fields (expr stands for op)"
 
 "$GEN" kernels.lua 2>err
 [ $? = 2 ] && grep -q 'a spec file needs -o FILE.c' err
