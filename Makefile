@@ -208,8 +208,8 @@ fuzz: fuzz-build $(O)/bcastgen
 # Rewrite the golden files from the current binary; review with git diff.
 regen: $(O)/bcastgen
 	GEN=$(O)/bcastgen sh tests/regen.sh
-	$(MAKE) --no-print-directory -B -s -C examples/teaching \
-		BCASTGEN_MK=$(CURDIR)/dist/bcastgen.mk BCASTGEN=$(abspath $(O)/bcastgen)
+	BCASTGEN_MK="$(CURDIR)/dist/bcastgen.mk" BCASTGEN=$(abspath $(O)/bcastgen) \
+		$(MAKE) --no-print-directory -B -s -C examples/teaching
 
 # What make install puts under PREFIX, and where from.
 INSTALLED = bin/bcastgen include/bcastgen/bc.h include/bcastgen/bc_math.h include/bcastgen/bc_stream.h \
@@ -219,7 +219,9 @@ INSTALLED = bin/bcastgen include/bcastgen/bc.h include/bcastgen/bc_math.h includ
 
 # Install under DESTDIR and PREFIX, either of which may hold spaces. The
 # Make fragment gets PREFIX (for when make cannot name it), the CMake
-# package the binary's version.
+# package the binary's version. PREFIX reaches the fragment through
+# awk's ENVIRON, as plain text (in a sed replacement '&', '|' and '\'
+# would be sed's); make's own '$' and '#' are escaped for the fragment.
 install: $(O)/bcastgen
 	install -D -m 755 $(O)/bcastgen "$(DESTDIR)$(PREFIX)/bin/bcastgen"
 	for f in bc.h bc_math.h bc_stream.h bc_ref.h; do \
@@ -227,7 +229,11 @@ install: $(O)/bcastgen
 	done
 	install -D -m 644 dist/bcastgen.1 "$(DESTDIR)$(PREFIX)/share/man/man1/bcastgen.1"
 	install -d "$(DESTDIR)$(PREFIX)/share/bcastgen" "$(DESTDIR)$(PREFIX)/lib/cmake/bcastgen"
-	sed 's|^bcastgen_installed_prefix =.*|bcastgen_installed_prefix = $(PREFIX)|' dist/bcastgen.mk \
+	BCASTGEN_PREFIX="$(PREFIX)" awk '/^bcastgen_installed_prefix =/ { \
+		p = ENVIRON["BCASTGEN_PREFIX"]; e = ""; \
+		for (i = 1; i <= length(p); i++) { c = substr(p, i, 1); \
+			e = e (c == "$$" ? "$$$$" : c == "#" ? "\\#" : c) } \
+		print "bcastgen_installed_prefix = " e; next } { print }' dist/bcastgen.mk \
 		>"$(DESTDIR)$(PREFIX)/share/bcastgen/bcastgen.mk"
 	install -m 644 dist/bcastgen-config.cmake "$(DESTDIR)$(PREFIX)/lib/cmake/bcastgen/bcastgen-config.cmake"
 	v=$$($(O)/bcastgen --version | sed -n 's/^bcastgen //p'); \

@@ -20,7 +20,9 @@
 # them (BCASTGEN_SPECS = net.lua gen/layers.lua), and only those are
 # generated; a config.lua beside a hand-written config.c is left alone.
 # Unset, any NAME.c whose NAME.lua exists is generated from it, and the
-# depfiles are looked for in every directory below the current one.
+# specs and depfiles are looked for in every directory below the current
+# one. make does not delete the NAME.c and NAME.h of a declared spec, or
+# of one found there, as intermediate files: they are named (see below).
 #
 # BCASTGEN_CFLAGS holds what the kernels need to compile: the runtime
 # headers' directory. No other flag is needed: the kernels keep a*b + c
@@ -33,8 +35,12 @@ bcastgen_installed_prefix =
 bcastgen_mk_file := $(lastword $(MAKEFILE_LIST))
 bcastgen_goal := $(.DEFAULT_GOAL)
 
-# $(call bcastgen_sh,PATH): PATH as one word of a shell command.
-bcastgen_sh = $(if $(findstring $(bcastgen_space),$1),'$1',$1)
+# The characters that make a path more than one plain word to the shell.
+bcastgen_shell_chars := & ; | < > ( ) $$ ` \ " ' * ? [ ~ \#
+# $(call bcastgen_sh,PATH): PATH as one word of a shell command: quoted
+# if it has a space or one of those in it.
+bcastgen_sh = $(if $(findstring $(bcastgen_space),$1)$(strip \
+	$(foreach c,$(bcastgen_shell_chars),$(findstring $c,$1))),'$(subst ','\'',$1)',$1)
 # $(call bcastgen_esc,PATH): PATH as one word of a rule's prerequisites.
 bcastgen_esc = $(subst $(bcastgen_space),\ ,$1)
 
@@ -85,7 +91,22 @@ else
 	@touch $@
 
 .PRECIOUS: %.bcastgen-stamp
-bcastgen_depfiles := $(shell find . -name '.?*' -prune -o -name '*.bcastgen.d' -print 2>/dev/null)
+bcastgen_found := $(patsubst ./%,%,$(shell find . -name '.?*' -prune -o \
+	\( -name '*.lua' -o -name '*.bcastgen.d' \) -print 2>/dev/null))
+bcastgen_depfiles := $(filter %.bcastgen.d,$(bcastgen_found))
+bcastgen_stems := $(basename $(filter %.lua,$(bcastgen_found)))
+
+# Keep the NAME.c and NAME.h of every spec found from being deleted as
+# intermediate files (net.c of the chain net.o <- net.c <-
+# net.bcastgen-stamp, when no rule names it). Naming them here makes them
+# ordinary files: a deleted one is generated again, and what is built
+# from it rebuilt. Not .SECONDARY, which would make them intermediate
+# even where the Makefile names them (a deleted net.h would not be made
+# again); nor the patterns %.c %.h, which would keep the files of every
+# other %.c or %.h rule too (lex's, yacc's), half-written ones of an
+# interrupted make included. bcastgen itself never leaves a half-written
+# file: it writes each one whole under another name, then renames it.
+.PRECIOUS: $(bcastgen_stems:=.c) $(bcastgen_stems:=.h)
 endif
 
 # The depfiles' rules, and the declared specs' own, must not become the

@@ -35,3 +35,22 @@ check() {
 install_into() {
 	make -s -C "$TESTS/.." install ${BCASTGEN_O:+O="$BCASTGEN_O"} DESTDIR="$1" PREFIX=/usr
 }
+
+# install_at PREFIX: the same, into PREFIX itself (no DESTDIR), as a user
+# installs it to use it there.
+install_at() {
+	make -s -C "$TESTS/.." install ${BCASTGEN_O:+O="$BCASTGEN_O"} PREFIX="$1"
+}
+
+# path_without_bcastgen: $PATH without the directories that hold a
+# bcastgen, for a test of what a user without one in PATH does.
+path_without_bcastgen() {
+	(
+		p=
+		IFS=:
+		for d in $PATH; do
+			[ -e "${d:-.}/bcastgen" ] || p=$p${p:+:}$d
+		done
+		printf '%s\n' "$p"
+	)
+}

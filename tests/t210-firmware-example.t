@@ -1,14 +1,17 @@
 #!/bin/sh
 # t210-firmware-example: examples/firmware as a user would use it:
-# install bcastgen into a temporary prefix, copy the folder, build it
-# (its Makefile generates the kernels through the installed Make
-# fragment) for the Cortex-M4F and run it under QEMU: it says pass and
-# exits 0; with one expected value changed it says fail and exits 1.
+# install bcastgen into a temporary prefix with a space in it, not in
+# PATH, copy the folder, and run the commands its README gives for that:
+# make BCASTGEN_MK=..., then make run. The first builds it (its Makefile
+# generates the kernels through the installed Make fragment) for the
+# Cortex-M4F, the second runs it under QEMU: it says pass and exits 0;
+# with one expected value changed it says fail and exits 1.
 # Its start-up code built for a Cortex-M55 at -O3 turns the FPU on
 # before any vector instruction, and runs on QEMU's mps3-an547.
 . "$(dirname "$0")/lib.sh"
 
 top=$(cd "$TESTS/.." && pwd)
+PATH=$(path_without_bcastgen)
 for tool in arm-none-eabi-gcc qemu-system-arm timeout; do
 	if ! command -v $tool >/dev/null 2>&1; then
 		echo "1..0 # SKIP $tool not installed (make deps installs it)"
@@ -16,24 +19,37 @@ for tool in arm-none-eabi-gcc qemu-system-arm timeout; do
 	fi
 done
 
+PREFIX="$SCRATCH/pre fix"
+export PREFIX
+install_at "$PREFIX" >log 2>&1
+check $? "make install PREFIX='.../pre fix'" log
 
-dest=$SCRATCH/dest
-install_into "$dest" >log 2>&1
-check $? "make install DESTDIR=... PREFIX=/usr" log
-
+# The README's commands for a bcastgen outside /usr/local and PATH: the
+# sh block that gives BCASTGEN_MK, as it is, line by line.
 cp -r "$top/examples/firmware" fw
-mk() { make --no-print-directory -C fw BCASTGEN_MK="$dest/usr/share/bcastgen/bcastgen.mk" "$@"; }
-mk >log 2>&1 && grep -q 'bin/bcastgen  *kernels.lua' log && [ -f fw/firmware.elf ]
-check $? "the example generates its kernels and builds firmware.elf" log
+awk '/^```sh$/ { b = ""; on = 1; next }
+	on && /^```$/ { on = 0; if (b ~ /BCASTGEN_MK=/) printf "%s", b; next }
+	on { b = b $0 "\n" }' fw/README.md >cmds
+[ "$(wc -l <cmds)" = 2 ] && grep -q '^make BCASTGEN_MK=".*" *$' cmds && grep -q '^make run\b' cmds
+check $? "the README gives two commands: make BCASTGEN_MK=\"...\", then make run" cmds
+(cd fw && eval "$(sed -n 1p ../cmds)") >log 2>&1 &&
+	grep -q "'$PREFIX/bin/bcastgen' *kernels.lua" log && [ -f fw/firmware.elf ]
+check $? "its first: the example generates its kernels and builds firmware.elf" log
 
-mk -s run >out 2>&1
+(cd fw && eval "$(sed -n 2p ../cmds)") >out 2>&1
 rc=$?
 cp out log
 [ $rc = 0 ] && [ "$(tail -n 1 out)" = pass ] && [ "$(grep -c ': pass$' out)" = 3 ]
-check $? "make run: every kernel passes under QEMU, exit status 0" log
+check $? "its second, make run: every kernel passes under QEMU, exit status 0" log
 
+# Later makes, given no BCASTGEN_MK, use the one the first was given.
+mk() { make --no-print-directory -C fw "$@"; }
 mk >log 2>&1 && ! grep -q 'bcastgen\|gcc' log
 check $? "a second make does nothing" log
+sleep 1
+touch fw/kernels.lua
+mk >log 2>&1 && grep -q "'$PREFIX/bin/bcastgen' *kernels.lua" log
+check $? "an edited kernels.lua: make regenerates it with the bcastgen the first make was given" log
 
 # The start-up code on a Cortex-M55 at -O3, where gcc makes its memory
 # loops Helium (MVE) vector code: the FPU must be on (CPACR, then DSB and
@@ -101,6 +117,9 @@ rc=$?
 cp out log
 [ $rc != 0 ] && grep -qx fail out && grep -q '^offset: fail$' out
 check $? "with a wrong expected value: offset fails, the program says fail, exit status non-zero" log
+
+mk clean >log 2>&1 && ls -A fw >>log && [ "$(ls -A fw)" = "$(ls -A "$top/examples/firmware")" ]
+check $? "make clean removes what make wrote, .bcastgen-mk included" log
 
 echo "1..$n"
 exit $status

@@ -3,11 +3,14 @@
 # subdirectory has its depfile read, so a change to a template given with
 # BCASTGEN_FLAGS = --templates DIR regenerates it, with and without
 # BCASTGEN_SPECS; with BCASTGEN_SPECS, a config.lua beside a hand-written
-# config.c is left alone; BCASTGEN_CFLAGS carries no -ffp-contract; the
-# firmware and teaching examples find the fragment through BCASTGEN_MK in
-# the environment or the bcastgen in PATH. Then make install into a
-# prefix with a space in it: examples/make-project builds from there, and
-# a new binary there regenerates; make uninstall removes it all.
+# config.c is left alone; without BCASTGEN_SPECS, make deletes no
+# generated file the Makefile does not name; BCASTGEN_CFLAGS carries no
+# -ffp-contract; the firmware and teaching examples find the fragment
+# through BCASTGEN_MK in the environment, the one a make was given
+# before, or the bcastgen in PATH. Then make install into a prefix with
+# a space in it: examples/make-project builds from there, and a new
+# binary there regenerates; make uninstall removes it all. And from a
+# prefix with '&' in it, with and without a space.
 . "$(dirname "$0")/lib.sh"
 
 top=$(cd "$TESTS/.." && pwd)
@@ -75,6 +78,27 @@ printf 'BCASTGEN_SPECS = net.lua config\ninclude %s\n' "$mk" >bad.mk
 ! make -f bad.mk >log 2>&1 && grep -q "BCASTGEN_SPECS: config: a spec's name ends in .lua" log
 check $? "BCASTGEN_SPECS: a name without .lua is an error that says so" log
 
+# Without BCASTGEN_SPECS, net.c named by no rule (net.o comes first, and
+# the header only from a depfile): an intermediate file of net.o <- net.c
+# <- net.bcastgen-stamp, which make deletes once it is built unless told.
+mkdir dflt
+cp "$top/examples/make-project/main.c" "$top/examples/make-project/net.lua" dflt/
+{
+	echo "include $mk"
+	echo 'CFLAGS = -std=c99 -O2 $(BCASTGEN_CFLAGS)'
+	printf 'app: net.o main.o\n\t$(CC) -o $@ main.o net.o -lm\n'
+	echo 'main.o: CFLAGS += -MMD'
+	echo '-include main.d'
+} >dflt/Makefile
+make -C dflt >log 2>&1 && [ -f dflt/net.c ] && [ -f dflt/net.h ] && ! grep -q '^rm ' log \
+	&& ./dflt/app >out && cmp -s out "$expected"
+check $? "default: make deletes neither net.c nor net.h, though no rule names them" log
+make -C dflt >log 2>&1 && [ -f dflt/net.c ] && ! grep -q 'bcastgen\|cc \|^rm ' log
+check $? "default: then make does nothing, and deletes nothing" log
+rm dflt/net.c
+make -C dflt >log 2>&1 && [ -f dflt/net.c ] && grep -q 'cc .*-o net.o net.c' log
+check $? "default: a deleted net.c is generated again, and net.o rebuilt" log
+
 printf 'include %s\nall:\n\t@echo "$(BCASTGEN_CFLAGS)"\n' "$mk" >flags.mk
 make -s -f flags.mk >out 2>&1 && grep -q -- "-I$prefix/include/bcastgen" out && ! grep -q 'ffp-contract' out
 check $? "BCASTGEN_CFLAGS is the runtime's -I, and no -ffp-contract" out
@@ -92,8 +116,14 @@ BCASTGEN_MK=$mk make -C lesson run >log 2>&1 && grep -q 'column_row' log && [ -x
 check $? "teaching: BCASTGEN_MK=... make run (in the environment)" log
 make -C lesson clean >log 2>&1
 make -C lesson BCASTGEN_MK="$mk" stretch >log 2>&1 && PATH="$sp/bin:$PATH" make -C lesson run >log 2>&1 \
-	&& [ -x lesson/show ] && grep -q "'$sp/include/bcastgen'" log
-check $? "teaching: make BCASTGEN_MK=... then make run, with bcastgen in PATH (.../pre fix/bin)" log
+	&& [ -x lesson/show ] && grep -q -- "-I$prefix/include/bcastgen" log
+check $? "teaching: make BCASTGEN_MK=... then make run uses that, not the bcastgen in PATH (.../pre fix/bin)" log
+BCASTGEN_MK="$sp/share/bcastgen/bcastgen.mk" make -C lesson -B show >log 2>&1 \
+	&& grep -q "'$sp/include/bcastgen'" log
+check $? "teaching: BCASTGEN_MK in the environment comes before the one kept" log
+make -C lesson clean >log 2>&1 && [ ! -e lesson/.bcastgen-mk ] \
+	&& PATH="$sp/bin:$PATH" make -C lesson run >log 2>&1 && [ -x lesson/show ] && grep -q "'$sp/include/bcastgen'" log
+check $? "teaching: after make clean, make run finds the bcastgen in PATH (.../pre fix/bin)" log
 cp -r "$top/examples/firmware" fw
 BCASTGEN_MK=$mk make -n -C fw >log 2>&1 && grep -q 'bin/bcastgen *kernels.lua' log
 check $? "firmware: BCASTGEN_MK=... make (in the environment) finds the fragment" log
@@ -121,6 +151,19 @@ check $? "the README's Make snippet, included from there" log
 make -s -C "$top" uninstall ${BCASTGEN_O:+O="$BCASTGEN_O"} PREFIX="$sp" >log 2>&1 \
 	&& [ -z "$(find "$sp" -type f)" ]
 check $? "make uninstall PREFIX='.../pre fix' removes every file" log
+
+# A prefix with '&' in it, which a sed replacement would take for the
+# text it replaces, and which the shell would take for its own.
+for amp in "$SCRATCH/R&D tools" "$SCRATCH/R&D"; do
+	install_at "$amp" >log 2>&1 \
+		&& grep -qxF "bcastgen_installed_prefix = $amp" "$amp/share/bcastgen/bcastgen.mk"
+	check $? "make install PREFIX='.../${amp##*/}': the fragment has the prefix as it is" log
+	rm -rf amp
+	cp -r "$top/examples/make-project" amp
+	make -C amp BCASTGEN_MK="$amp/share/bcastgen/bcastgen.mk" >log 2>&1 && ./amp/app >out \
+		&& cmp -s out "$expected" && grep -qF "'$amp/bin/bcastgen'" log
+	check $? "examples/make-project from '.../${amp##*/}': generated, built, and right" log
+done
 
 echo "1..$n"
 exit $status
