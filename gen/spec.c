@@ -134,7 +134,7 @@ end_spec(lua_State *L, struct reader *r, const char *msg)
 
 /* End the spec with the error on top of the stack, a spec error. */
 static int
-fail(lua_State *L, struct reader *r)
+raise_fatal(lua_State *L, struct reader *r)
 {
 	if (!r->over) {
 		sb_add(&r->fatal, lua_tostring(L, -1));
@@ -156,7 +156,7 @@ fail_here(lua_State *L, const char *fmt, ...)
 	lua_pushvfstring(L, fmt, ap);
 	va_end(ap);
 	lua_concat(L, 2);
-	return fail(L, r);
+	return raise_fatal(L, r);
 }
 
 /* End the spec with the error "CHUNK:LINE: MSG". */
@@ -170,7 +170,7 @@ spec_error(lua_State *L, struct reader *r, int line, const char *fmt, ...)
 	lua_pushvfstring(L, fmt, ap);
 	va_end(ap);
 	lua_concat(L, 2);
-	return fail(L, r);
+	return raise_fatal(L, r);
 }
 
 /*
