@@ -147,6 +147,24 @@ done <<'EOF_CASES'
 EOF_CASES
 [ ! -e pwned ]; check $? "the sandbox ran no command"
 
+# A typo in any field, on its own line of a kernel written over several:
+# an unquoted word, a bad value, a misspelt name; each fails at that line.
+fields=$(printf 'kernel "k" { frob = 1, "x=2" }\n' >typo.lua; "$GEN" typo.lua -o out/t.c 2>&1 \
+	| sed -n 's/.*(there are \(.*\), and the operands)$/\1/p')
+bad=
+for f in $fields; do
+	for value in 'typo_word' '"@@"'; do
+		printf 'kernel "k" {\n  "x=2,4",\n  "y=4",\n  %s = %s,\n}\n' "$f" "$value" >typo.lua
+		"$GEN" typo.lua -o out/t.c 2>err && bad="$bad $f=$value(accepted)"
+		head -n 1 err | grep -q '^typo.lua:4: error: ' || bad="$bad $f=$value($(head -n 1 err))"
+	done
+	printf 'kernel "k" {\n  "x=2,4",\n  "y=4",\n  %sx = 1,\n}\n' "$f" >typo.lua
+	"$GEN" typo.lua -o out/t.c 2>err
+	head -n 1 err | grep -q "^typo.lua:4: error: kernel 'k': unknown field '${f}x'" || bad="$bad ${f}x"
+done
+[ -n "$fields" ] && [ -z "$bad" ] && [ ! -e out/t.c ]
+check $? "a typo in any field ($(echo $fields | wc -w) fields) fails at its line$bad"
+
 # Defaults: fields for the kernels declared after them; a kernel's own
 # fields win, false included; a later defaults replaces them. The
 # spec's own locals and helper functions work as before.
