@@ -12,10 +12,11 @@
 **
 ** would name the kernel's first line. When a message is due, this file
 ** reads the spec's text with a small Lua lexer (names, strings, long
-** strings, comments, brackets) and finds the field in the first table
-** constructor that opens on the kernel's line. It only reads; where the
-** table was built elsewhere (a helper function, a local), it finds no
-** constructor or no such field and the kernel's line stands.
+** strings, comments, brackets) and finds the field in the table
+** constructor that opens on the kernel's line (the nth, when kernels
+** share the line) or right after it. It only reads; where the table was
+** built elsewhere (a helper function, a local), it finds no constructor,
+** or one without the kernel's operands, and the kernel's line stands.
 */
 #include <string.h>
 
