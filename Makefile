@@ -59,7 +59,7 @@ endif
 .DELETE_ON_ERROR:
 .SECONDARY:
 .SUFFIXES:
-.PHONY: all check test demo deps bench size regen install uninstall clean FORCE fuzz fuzz-build asan
+.PHONY: all check check-quick test test-quick demo deps bench size regen install uninstall clean FORCE fuzz fuzz-build asan
 
 all: $(O)/bcastgen
 
@@ -117,6 +117,10 @@ deps:
 check: deps
 	@$(MAKE) --no-print-directory test
 
+# The quick tier, for the edit loop: under a minute on 2 cores.
+check-quick: deps
+	@$(MAKE) --no-print-directory test-quick
+
 demo: deps
 	@$(MAKE) --no-print-directory $(O)/bcastgen
 	sh examples/demo.sh $(O)/bcastgen
@@ -152,6 +156,24 @@ test: $(O)/bcastgen $(UNIT_TESTS)
 	BCASTGEN_O=$(O) GEN=$(O)/bcastgen prove --exec '' $(PROVE_FLAGS) tests/*.t $(UNIT_TESTS); \
 	status=$$?; \
 	echo "make check: $$(($$(date +%s) - start)) s wall time"; \
+	exit $$status
+
+# The quick tier: the unit tests, the goldens, the catalogue, bad input,
+# names, specs, and a sample of the NumPy oracles (QUICK_KERNELS of
+# t300's kernels, QUICK_EXPRS of t310's expressions), without the
+# sanitizer build, the firmware targets or the integrations.
+QUICK_TESTS = tests/t010-cases.t tests/t020-numpy-oracle.t tests/t030-bad-input.t \
+	tests/t035-catalogue.t tests/t100-explain.t tests/t110-golden.t tests/t130-output.t \
+	tests/t150-names.t tests/t190-source.t tests/t300-kernels.t tests/t310-expr.t \
+	tests/t400-spec.t
+QUICK_KERNELS = 100
+QUICK_EXPRS = 40
+test-quick: $(O)/bcastgen $(UNIT_TESTS)
+	@start=$$(date +%s); \
+	BCAST_KERNELS_N=$(QUICK_KERNELS) BCAST_EXPR_N=$(QUICK_EXPRS) BCASTGEN_O=$(O) \
+	GEN=$(O)/bcastgen prove --exec '' $(PROVE_FLAGS) $(QUICK_TESTS) $(UNIT_TESTS); \
+	status=$$?; \
+	echo "make check-quick: $$(($$(date +%s) - start)) s wall time"; \
 	exit $$status
 
 # The generator built with AddressSanitizer and UBSan, for tests/t9xx.

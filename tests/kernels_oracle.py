@@ -942,6 +942,11 @@ class Tap:
             print("# ... and %d more" % (len(diags) - show))
         sys.stdout.flush()
 
+    def skip(self, name, why):
+        """A test that cannot run here, and why."""
+        self.n += 1
+        print("ok %d - %s # skip %s" % (self.n, name, why), flush=True)
+
 
 # The two builds of every batch: (name, kernel flags, harness flags).
 BUILDS = [
