@@ -87,7 +87,11 @@ static const char kernel_text[] =
 "                    lines around the cache: auto (default: when the data\n"
 "                    pass the cache size, in hosted builds), on or off\n"
 "  --cache-size B    the last-level cache's bytes for --stream auto\n"
-"                    (default 32M; suffixes K, M, G)\n"
+"                    (default: the target's; suffixes K, M, G)\n"
+"  --target T        the machine generated for, a row of the target table\n"
+"                    (--target list prints it): generic (default), x86-64,\n"
+"                    x86-64-v2, x86-64-v3, x86-64-v4, cortex-m0, cortex-m4f,\n"
+"                    cortex-m7, cortex-m55, rv32imac, rv32imafc\n"
 "  --optimize G      what auto aims for: speed (default) or size: loops\n"
 "                    from two elements on, without blocks, vector tails,\n"
 "                    loop alignment or streaming\n"
@@ -410,6 +414,13 @@ cli_read(int argc, char **argv, struct cli *c, struct desc *d)
 			finish(NULL, EXIT_OK);
 		} else if (strcmp(arg, "--version") == 0) {
 			finish("bcastgen " VERSION "\n", EXIT_OK);
+		} else if (strcmp(arg, "--target=list") == 0
+		           || (strcmp(arg, "--target") == 0 && i + 1 < argc
+		               && strcmp(argv[i + 1], "list") == 0)) {
+			struct strbuf list = {0};
+
+			target_list(&list);
+			finish(list.s, EXIT_OK);
 		} else if (!take_option(argc, argv, &i, c, d)) {
 			usage_error("unknown option '%s'", arg);
 		}

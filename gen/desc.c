@@ -21,7 +21,7 @@ desc_init(struct desc *d, enum desc_source source)
 	d->strategy = PLAN_AUTO;
 	d->unroll_limit = PLAN_UNROLL_DEFAULT;
 	d->stream = STREAM_AUTO;
-	d->cache_size = PLAN_CACHE_DEFAULT;
+	d->target = target_default();
 }
 
 /* Append the kernel's operand limit and its reason. */
@@ -193,6 +193,8 @@ desc_finish(struct desc *d, struct strbuf *where, struct strbuf *err)
 		both_given(err, d, "op", "expr");
 		return EXIT_USAGE;
 	}
+	if (!field_given(d, field_find("cache_size", FROM_SPEC)))
+		d->cache_size = d->target->cache_bytes;
 	if (d->nops > PLAN_MAX_INPUTS) {
 		if (d->shapes_only)
 			return 0;

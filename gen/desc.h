@@ -44,6 +44,7 @@ struct desc {
 	uint64_t cache_size;		/* --cache-size */
 	enum plan_goal goal;		/* --optimize */
 	enum lang lang;			/* --lang: of its explanation and messages */
+	const struct target *target;	/* --target: the machine */
 	unsigned given;			/* bit k: row k of the field table was set */
 	char *origin;			/* a spec's "kernel 'k' of net.lua, line 3" */
 	int line;			/* the line a spec declares it on, or 0 */

@@ -144,6 +144,22 @@ set_stream(struct desc *d, const char *v, struct strbuf *err)
 	return 0;
 }
 
+/* --target NAME: a row of the target table (target.c). */
+static int
+set_target(struct desc *d, const char *v, struct strbuf *err)
+{
+	const struct target *t = target_find(v);
+
+	if (!t) {
+		sb_printf(err, "unknown target '%s': expected ", v);
+		target_names(err);
+		sb_add(err, " (bcastgen --target list)");
+		return -1;
+	}
+	d->target = t;
+	return 0;
+}
+
 static const char *const goal_names[] = {"speed", "size"};
 
 static int
@@ -295,6 +311,12 @@ show_cache_size(struct strbuf *sb, const struct desc *d)
 }
 
 static void
+show_target(struct strbuf *sb, const struct desc *d)
+{
+	sb_printf(sb, " --target %s", d->target->name);
+}
+
+static void
 show_optimize(struct strbuf *sb, const struct desc *d)
 {
 	sb_printf(sb, " --optimize %s", goal_names[d->goal]);
@@ -353,6 +375,7 @@ static const struct field {
 	{"loop_order", "--loop-order", 0, 0, set_loop_order, show_loop_order},
 	{"stream", "--stream", 0, 0, set_stream, show_stream},
 	{"cache_size", "--cache-size", 0, 0, set_cache_size, show_cache_size},
+	{"target", "--target", 0, 0, set_target, show_target},
 	{"optimize", "--optimize", 0, 0, set_optimize, show_optimize},
 	{"out_shape", "--out-shape", 0, 0, set_out_shape, show_out_shape},
 	{"op", "--op", 0, 1, set_op, show_op},

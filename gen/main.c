@@ -197,7 +197,8 @@ plan(struct kernel *k, struct strbuf *err)
 	struct plan_request rq = {
 		d->nops, d->inplace, d->strategy, d->unroll_limit,
 		d->nloop_order ? d->loop_order : NULL, d->nloop_order, d->stream, d->cache_size,
-		&d->expr, d->dtype, d->stored, k->out_dtype, d->goal, d->source == FROM_SPEC
+		&d->expr, d->dtype, d->stored, k->out_dtype, d->goal, d->source == FROM_SPEC,
+		d->target
 	};
 
 	plan_build(&k->plan, &k->b, &rq, err);

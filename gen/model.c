@@ -406,6 +406,8 @@ model_push_kernel(lua_State *L, const struct kernel *k)
 	set_int(L, "block", p->nblock);
 	set_int(L, "block_count", (long long)p->block_count);
 	set_int(L, "lanes", p->lanes);
+	set_str(L, "target", k->desc->target->name);
+	set_int(L, "vector_bytes", k->desc->target->vector_bytes);
 	set_bool(L, "align_loops", p->align_loops);
 	set_bool(L, "slp_only", p->slp_only);
 	set_bool(L, "has_loops", p->has_loops);

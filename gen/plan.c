@@ -652,7 +652,7 @@ vector_lanes(const struct plan_request *rq)
 	for (int i = 0; i < rq->expr->n; i++)
 		if (rq->expr->node[i].type->bits < bits)
 			bits = rq->expr->node[i].type->bits;
-	return PLAN_VECTOR_BYTES * 8 / bits;
+	return rq->target->vector_bytes * 8 > bits ? rq->target->vector_bytes * 8 / bits : 1;
 }
 
 /*
@@ -900,13 +900,15 @@ choose_stream(struct plan *p, const struct bcast *b, const struct plan_request *
 		p->bytes = add_sat(p->bytes, bytes_of(n, rq->in_dtype[i]));
 	}
 	can = p->strategy == PLAN_LOOPS && in && in->stride[p->nin] == 1
-	      && in->extent >= (uint64_t)p->line;
+	      && in->extent >= (uint64_t)p->line && rq->target->nt_stores;
 	if (rq->stream == STREAM_ON && !can) {
 		sb_printf(err, "cannot stream the output: non-temporal stores need an "
 		          "innermost loop that writes whole %d-byte lines (%d elements) one "
 		          "after the other", PLAN_STREAM_LINE, p->line);
 		p->fault = "stream";
-		if (p->strategy == PLAN_EMPTY) {
+		if (!rq->target->nt_stores) {
+			sb_printf(err, ", and the target %s has none", rq->target->name);
+		} else if (p->strategy == PLAN_EMPTY) {
 			sb_add(err, ", and the output has no elements: there is nothing to stream");
 		} else if (p->strategy == PLAN_UNROLL || p->strategy == PLAN_BLOCK) {
 			sb_add(err, ", and ");

@@ -10,6 +10,7 @@
 
 #include "bcast.h"
 #include "expr.h"
+#include "target.h"
 
 #define PLAN_UNROLL_DEFAULT 64	/* --unroll-limit default: as many as a block */
 #define PLAN_UNROLL_CEILING 512	/* whatever --unroll-limit says: gcc and clang
@@ -19,11 +20,6 @@
 #define PLAN_MAX_NEST 32	/* brackets a statement's C may nest, calls, casts and
 				   ?: included; a deeper part goes into a temporary */
 #define PLAN_MAX_INPUTS BC_MAX_ARGS	/* a kernel's inputs: C's 127 parameters */
-#define PLAN_VECTOR_BYTES 64	/* the widest vector of the targets (AVX-512): an
-				   innermost trip count is made a multiple of its
-				   lanes, which gcc -O2 needs to vectorize a loop */
-#define PLAN_CACHE_DEFAULT ((uint64_t)32 << 20)	/* --cache-size: the last-level
-				   cache of a server's core complex */
 #define PLAN_CACHE_MAX ((uint64_t)1 << 50)	/* --cache-size at most: a petabyte */
 #define PLAN_STREAM_LINE 64	/* bytes of a cache line, written whole when streaming */
 #define PLAN_BLOCK_MAX 64	/* elements of the innermost loops written out as one
@@ -210,7 +206,10 @@ struct plan {
 					   element: all of them when unrolled, some for
 					   PLAN_BLOCK, else none */
 	uint64_t block_count;		/* elements written out: the product of their extents */
-	int lanes;			/* elements of the narrowest dtype in PLAN_VECTOR_BYTES */
+	int lanes;			/* elements of the narrowest dtype in a vector of the
+					   target (1 without vectors): an innermost trip
+					   count is made a multiple of it, which gcc -O2
+					   needs to vectorize a loop */
 	int align_loops;		/* the kernel has loops: ask the compiler to start
 					   each on a 32-byte boundary */
 	int has_loops;			/* the kernel runs loops: none may become a call to
@@ -261,6 +260,7 @@ struct plan_request {
 	const struct dtype *out_dtype;		/* the result's as stored */
 	enum plan_goal goal;			/* --optimize */
 	int spec;				/* messages name fields as a spec does */
+	const struct target *target;		/* the machine: its facts */
 };
 
 int plan_build(struct plan *p, const struct bcast *b, const struct plan_request *rq,

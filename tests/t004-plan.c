@@ -64,7 +64,8 @@ request(const char *args, const char *comp, const char *t)
 	rq.nin = n;
 	rq.strategy = PLAN_AUTO;
 	rq.unroll_limit = PLAN_UNROLL_DEFAULT;
-	rq.cache_size = PLAN_CACHE_DEFAULT;
+	rq.cache_size = (uint64_t)32 << 20;
+	rq.target = target_default();
 	rq.expr = &e;
 	rq.dtype = dtype_find(t);
 	rq.in_dtype = in_dt;
@@ -920,6 +921,47 @@ test_explained(void)
 	ok1(build() == 0 && p.loop[0].dim_first == 1 && p.loop[1].dim_first == 0);
 }
 
+/*
+** The target's rows decide the lanes, streaming and blocks: the facts
+** of the row, and nothing else, change what the plan does.
+*/
+static void
+test_targets(void)
+{
+	static const struct {
+		const char *target;
+		int lanes;		/* of an f32 kernel */
+	} rows[] = {
+		{"generic", 16}, {"x86-64", 4}, {"x86-64-v2", 4}, {"x86-64-v3", 8},
+		{"x86-64-v4", 16}, {"cortex-m0", 1}, {"cortex-m4f", 1}, {"cortex-m7", 1},
+		{"cortex-m55", 4}, {"rv32imac", 1}, {"rv32imafc", 1},
+	};
+
+	for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+		const struct target *t = target_find(rows[i].target);
+
+		ok(t != NULL && request("x=4,1000 y=1000", "add", "f32") == 0
+		   && (rq.target = t, build()) == 0 && p.lanes == rows[i].lanes,
+		   "%s: an f32 kernel's lanes are %d", rows[i].target, rows[i].lanes);
+	}
+	/* i8 and i32 in, i8 out: generic writes the inner 8 out as a block, a
+	   core without vectors runs a loop */
+	request("x:i8=1,16,16,8 b:i32=8", "min(max(i32(x) + b, -128), 127)", "i32");
+	rq.out_dtype = dtype_find("i8");
+	ok1(build() == 0 && p.strategy == PLAN_BLOCK);
+	rq.target = target_find("cortex-m4f");
+	ok1(build() == 0 && p.strategy == PLAN_LOOPS && p.lanes == 1);
+	/* streaming: only where the row has the stores */
+	request("x=4096,4096 y=4096", "add", "f32");
+	ok1(build() == 0 && p.stream == STREAM_SIZED);
+	rq.target = target_find("cortex-m55");
+	rq.cache_size = 0;
+	ok1(build() == 0 && p.stream == STREAM_NONE);
+	rq.stream = STREAM_ON;
+	ok1(build() != 0 && strstr(err.s, "the target cortex-m55 has none"));
+	ok1(target_find("pdp-11") == NULL);
+}
+
 int
 main(void)
 {
@@ -933,6 +975,7 @@ main(void)
 	test_reorder();
 	test_depth();
 	test_firmware();
+	test_targets();
 	plan_free(&p);
 	expr_free(&e);
 	sb_free(&err);

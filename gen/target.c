@@ -1,0 +1,87 @@
+/*
+** target.c: the machines bcastgen generates for, one row each. A row
+** holds facts about the machine, not decisions: the planner (plan.c)
+** reads them, as TVM's and Halide's targets are read, and no other
+** number about a machine is kept in gen/ or templates/.
+**
+** generic, the default, keeps the choices bcastgen made before it knew
+** targets: the widest x86 vectors (AVX-512's 64 bytes) for the lanes a
+** loop's trip count is made a multiple of, streaming stores, and a
+** 32 MiB last-level cache.
+*/
+#include <stdio.h>
+#include <string.h>
+
+#include "target.h"
+
+#define MIB(n) ((uint64_t)(n) << 20)
+#define KIB(n) ((uint64_t)(n) << 10)
+#define F32_64 (TARGET_F32 | TARGET_F64)
+#define F_ALL (TARGET_F16 | TARGET_F32 | TARGET_F64)
+
+static const struct target targets[] = {
+	/* name        vector float  f16cvt nt cache    unaligned int */
+	{"generic",    64, F32_64, 0, 1, MIB(32), 1, 64,
+	 "the default: 64-byte vectors for the lanes, streaming, a 32 MiB cache"},
+	{"x86-64",     16, F32_64, 0, 1, MIB(32), 1, 64, "x86-64 baseline: SSE2"},
+	{"x86-64-v2",  16, F32_64, 0, 1, MIB(32), 1, 64, "SSE4.2, POPCNT"},
+	{"x86-64-v3",  32, F32_64, 1, 1, MIB(32), 1, 64, "AVX2, FMA, F16C"},
+	{"x86-64-v4",  64, F32_64, 1, 1, MIB(32), 1, 64, "AVX-512"},
+	{"cortex-m0",   0, 0,      0, 0, 0,       0, 32, "Armv6-M: no FPU, no SIMD"},
+	{"cortex-m4f",  0, TARGET_F32, 1, 0, 0,   0, 32, "Armv7E-M with FPv4-SP"},
+	{"cortex-m7",   0, F32_64, 1, 0, KIB(64), 0, 32, "Armv7E-M with FPv5-D16, 64 KiB caches"},
+	{"cortex-m55", 16, F_ALL,  1, 0, KIB(64), 1, 32, "Armv8.1-M with Helium (MVE)"},
+	{"rv32imac",    0, 0,      0, 0, 0,       0, 32, "RISC-V without an FPU"},
+	{"rv32imafc",   0, TARGET_F32, 0, 0, 0,   0, 32, "RISC-V with single-precision floats"},
+	{NULL, 0, 0, 0, 0, 0, 0, 0, NULL}
+};
+
+/* Return the row named NAME, or NULL. */
+const struct target *
+target_find(const char *name)
+{
+	for (const struct target *t = targets; t->name; t++)
+		if (strcmp(t->name, name) == 0)
+			return t;
+	return NULL;
+}
+
+/* Return the row used when no target is named. */
+const struct target *
+target_default(void)
+{
+	return &targets[0];
+}
+
+/* Append the rows' names: "generic, x86-64, ..., rv32imafc". */
+void
+target_names(struct strbuf *sb)
+{
+	for (const struct target *t = targets; t->name; t++)
+		sb_printf(sb, t == targets ? "%s" : ", %s", t->name);
+}
+
+/* Append the table as text, a row a line, for --target list. */
+void
+target_list(struct strbuf *sb)
+{
+	static const char *const floats[] = {"-", "f16", "f32", "f16 f32", "f64", "f16 f64",
+	                                     "f32 f64", "f16 f32 f64"};
+
+	sb_add(sb, "target       vector  floats       f16<->f32  streaming  cache     "
+	       "unaligned  int\n");
+	for (const struct target *t = targets; t->name; t++) {
+		char cache[32];
+
+		if (t->cache_bytes >= MIB(1))
+			snprintf(cache, sizeof cache, "%llu MiB", (unsigned long long)(t->cache_bytes >> 20));
+		else if (t->cache_bytes)
+			snprintf(cache, sizeof cache, "%llu KiB", (unsigned long long)(t->cache_bytes >> 10));
+		else
+			snprintf(cache, sizeof cache, "-");
+		sb_printf(sb, "%-12s %-7d %-12s %-10s %-10s %-9s %-10s %d\n  %s\n", t->name,
+		          t->vector_bytes, floats[t->float_hw & 7], t->f16_convert ? "yes" : "no",
+		          t->nt_stores ? "yes" : "no", cache, t->unaligned_cheap ? "yes" : "no",
+		          t->int_bits, t->about);
+	}
+}

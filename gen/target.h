@@ -1,0 +1,36 @@
+/*
+** target.h: the machines bcastgen generates for, one row each: the
+** facts that the planner's decisions read, and nothing else does.
+*/
+#ifndef TARGET_H
+#define TARGET_H
+
+#include <stdint.h>
+
+#include "util.h"
+
+/* The float precisions a row's hardware computes in: bits of float_hw. */
+enum {
+	TARGET_F16 = 1,
+	TARGET_F32 = 2,
+	TARGET_F64 = 4
+};
+
+struct target {
+	const char *name;
+	int vector_bytes;	/* a vector register's bytes; 0: no vectors */
+	unsigned float_hw;	/* TARGET_F16 | TARGET_F32 | TARGET_F64 in hardware */
+	int f16_convert;	/* converts between f16 and f32 in hardware */
+	int nt_stores;		/* has non-temporal (streaming) stores */
+	uint64_t cache_bytes;	/* the last-level cache to assume; 0: none */
+	int unaligned_cheap;	/* an unaligned vector access costs what an aligned one does */
+	int int_bits;		/* the natural integer width */
+	const char *about;	/* what the row is, for --target list */
+};
+
+const struct target *target_find(const char *name);
+const struct target *target_default(void);
+void target_names(struct strbuf *sb);
+void target_list(struct strbuf *sb);
+
+#endif
