@@ -638,8 +638,9 @@ set_store(struct plan *p, int root)
 
 /*
 ** Return the elements of the narrowest dtype RQ stores or computes that
-** fill PLAN_VECTOR_BYTES: the multiple a vectorized loop's trip count
-** must be for any vector width up to it.
+** fill a vector of the target: the multiple a vectorized loop's trip
+** count must be for any vector width up to it; 1 on a target without
+** vectors, where no trip count is better than another.
 */
 static int
 vector_lanes(const struct plan_request *rq)
