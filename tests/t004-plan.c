@@ -922,6 +922,43 @@ test_explained(void)
 }
 
 /*
+** A row changed in one fact, generic's 64 vector bytes to 16, changes
+** only what reads it: the lanes, and the strategy exactly where the
+** innermost extent is a multiple of the new lanes and not of the old.
+*/
+static void
+test_one_fact(void)
+{
+	static const char *const cases[] = {
+		"x=4,16 y=16", "x=4,17 y=17", "x=4,20 y=20", "x=8,64,56,56 b=64,1,1",
+		"x=4096,4096 y=4096", "x=3,5,7 y=7", "x=100 y=100",
+	};
+	struct target narrow = *target_default();
+
+	narrow.vector_bytes = 16;
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		enum plan_strategy strategy;
+		enum plan_stream stream;
+		uint64_t inner;
+		int nloops, changes;
+
+		request(cases[i], "add", "f32");
+		if (build() != 0) {
+			ok(0, "%s plans", cases[i]);
+			continue;
+		}
+		strategy = p.strategy, stream = p.stream, nloops = p.nloops;
+		inner = nloops ? p.loop[nloops - 1].extent : 0;
+		rq.target = &narrow;
+		changes = strategy == PLAN_BLOCK && inner % 16 != 0 && inner % 4 == 0;
+		ok(build() == 0 && p.lanes == 4 && p.stream == stream && p.nloops == nloops
+		   && p.strategy == (changes ? PLAN_LOOPS : strategy),
+		   "%s: 16 vector bytes, not 64, change the lanes%s and nothing else", cases[i],
+		   changes ? " and block to loops" : "");
+	}
+}
+
+/*
 ** The target's rows decide the lanes, streaming and blocks: the facts
 ** of the row, and nothing else, change what the plan does.
 */
@@ -960,6 +997,7 @@ test_targets(void)
 	rq.stream = STREAM_ON;
 	ok1(build() != 0 && strstr(err.s, "the target cortex-m55 has none"));
 	ok1(target_find("pdp-11") == NULL);
+	test_one_fact();
 }
 
 int
