@@ -85,7 +85,6 @@ struct reader {
 	clock_t start;		/* processor time when the spec started */
 	const char *over;	/* the error that ends the spec: a limit's, or fatal.s */
 	struct strbuf fatal;	/* a spec error: "CHUNK:LINE: MSG" */
-	int declared;		/* kernel names declared */
 	int defaults_line;	/* the line of the defaults in force, or 0 */
 	struct desc scratch;	/* where defaults' fields are checked */
 	struct desc pending;	/* the kernel being read, until its table is */
@@ -193,10 +192,8 @@ static int
 field_line(lua_State *L, const struct reader *r, const struct fields_table *t,
            const char *name, int index)
 {
-	int line = speclex_field_line(r->src->s ? r->src->s : "", r->src->len, t->line, t->nth,
-	                              (int)lua_rawlen(L, t->idx), name, index);
-
-	return line ? line : t->line;
+	return speclex_field_line(r->src->s ? r->src->s : "", r->src->len, t->line, t->nth,
+	                          (int)lua_rawlen(L, t->idx), name, index);
 }
 
 /* Raise "CHUNK:LINE: WHO: ERR" for T's field NAME (or operand INDEX); ERR is freed. */
@@ -278,14 +275,15 @@ set_field(lua_State *L, struct reader *r, const struct fields_table *t,
 }
 
 /*
-** Check the keys of T: the operands 1..NOPS and field names; report the
-** least other key, so that the message is fixed.
+** Check the keys of T: its operands, if it lists them, and field names;
+** report the least other key, so that the message is fixed.
 */
 static void
-check_keys(lua_State *L, struct reader *r, const struct fields_table *t, lua_Integer nops)
+check_keys(lua_State *L, struct reader *r, const struct fields_table *t)
 {
 	struct strbuf err = {0};
 	const char *unknown = NULL;
+	lua_Integer nops = t->operands ? (lua_Integer)lua_rawlen(L, t->idx) : 0;
 
 	lua_pushnil(L);
 	while (lua_next(L, t->idx)) {
@@ -438,7 +436,7 @@ l_kernel_body(lua_State *L)
 			field_error(L, r, &k, NULL, (int)i, &err);
 		lua_pop(L, 1);
 	}
-	check_keys(L, r, &k, n);
+	check_keys(L, r, &k);
 	/* the fields in the table's order, whatever the spec's */
 	for (int f = 0; field_name(f); f++) {
 		if (get_field(L, r, &k, &from, &defaults, field_name(f)) != LUA_TNIL)
@@ -550,7 +548,7 @@ l_defaults(lua_State *L)
 	if (!lua_istable(L, 1) || lua_gettop(L) != 1)
 		spec_error(L, r, t.line, "defaults needs one table: defaults { optimize = \"size\" }");
 	check_plain(L, r, &t);
-	check_keys(L, r, &t, 0);
+	check_keys(L, r, &t);
 	desc_free(&r->scratch);
 	desc_init(&r->scratch, FROM_SPEC);
 	lua_newtable(L);
@@ -717,19 +715,22 @@ wrap(lua_State *L, const char *lib, const char *name, lua_CFunction fn)
 	lua_setfield(L, -2, name);
 }
 
-/* The globals a spec has not, and the words a misspelt name may be meant for. */
+/*
+** The globals a spec has not (open_sandbox removes those the safe
+** libraries have), and the words a misspelt name may be meant for.
+*/
 static const char *const unavailable[] = {"io", "os", "package", "require", "debug",
 	"coroutine", "load", "loadfile", "dofile", "print", "warn", "collectgarbage", NULL};
 static const char *const spec_words[] = {"kernel", "defaults", "true", "false", NULL};
 
-/* Return whether A and B (B at least 3 bytes) are at most two edits apart. */
+/* Return whether A, of 3 bytes or more, is at most two edits from B. */
 static int
 near(const char *a, const char *b)
 {
 	size_t la = strlen(a), lb = strlen(b);
 	size_t row[16], diag, up;
 
-	if (la >= 16 || lb >= 16 || (la > lb ? la - lb : lb - la) > 2)
+	if (la < 3 || la >= 16 || lb >= 16 || (la > lb ? la - lb : lb - la) > 2)
 		return 0;
 	for (size_t j = 0; j <= lb; j++)
 		row[j] = j;
@@ -746,7 +747,7 @@ near(const char *a, const char *b)
 			diag = up;
 		}
 	}
-	return row[lb] <= 2 && la > 2;
+	return row[lb] <= 2;
 }
 
 /*
@@ -802,13 +803,12 @@ static const luaL_Reg strict_globals[] = {
 static void
 open_sandbox(lua_State *L)
 {
-	static const char *const unsafe[] = {"load", "print", "warn", "collectgarbage", NULL};
 	static const char *const patterns[] = {"find", "match", "gmatch", "gsub", NULL};
 
 	lhost_open_safe_libs(L);
-	for (int i = 0; unsafe[i]; i++) {
+	for (int i = 0; unavailable[i]; i++) {
 		lua_pushnil(L);
-		lua_setglobal(L, unsafe[i]);
+		lua_setglobal(L, unavailable[i]);
 	}
 	lua_getglobal(L, "string");
 	for (int i = 0; patterns[i]; i++) {
@@ -941,13 +941,10 @@ spec_read(const char *path, struct spec *s)
 int
 spec_field_line(const struct spec *s, const struct desc *d, const char *field)
 {
-	int line;
-
 	if (!field)
 		return d->line;
-	line = speclex_field_line(s->src.s ? s->src.s : "", s->src.len, d->line, d->line_nth,
+	return speclex_field_line(s->src.s ? s->src.s : "", s->src.len, d->line, d->line_nth,
 	                          d->nops, field, 0);
-	return line ? line : d->line;
 }
 
 /* Free what spec_read allocated in S. */

@@ -42,13 +42,20 @@ struct lexer {
 	char open;		/* the last T_OPEN's or T_BRACE's character */
 };
 
-/* Step over one newline at p ("\n", "\r", "\r\n" or "\n\r", as Lua counts). */
+/* Return whether C ends a line, as Lua counts: "\n", "\r", "\r\n" or "\n\r". */
+static int
+is_newline(char c)
+{
+	return c == '\n' || c == '\r';
+}
+
+/* Step over one newline at p. */
 static void
 newline(struct lexer *lx)
 {
 	char c = *lx->p++;
 
-	if (lx->p < lx->end && (*lx->p == '\n' || *lx->p == '\r') && *lx->p != c)
+	if (lx->p < lx->end && is_newline(*lx->p) && *lx->p != c)
 		lx->p++;
 	lx->line++;
 }
@@ -77,7 +84,7 @@ static void
 long_body(struct lexer *lx, int level)
 {
 	while (lx->p < lx->end) {
-		if (*lx->p == '\n' || *lx->p == '\r') {
+		if (is_newline(*lx->p)) {
 			newline(lx);
 		} else if (*lx->p == ']') {
 			const char *q = lx->p + 1;
@@ -102,18 +109,18 @@ quoted(struct lexer *lx)
 	char quote = *lx->p++;
 
 	while (lx->p < lx->end && *lx->p != quote) {
-		if (*lx->p == '\n' || *lx->p == '\r')
+		if (is_newline(*lx->p))
 			return;		/* unfinished: Lua refused it already */
 		if (*lx->p == '\\' && lx->p + 1 < lx->end) {
 			lx->p++;
-			if (*lx->p == '\n' || *lx->p == '\r') {
+			if (is_newline(*lx->p)) {
 				newline(lx);
 				continue;
 			}
 			if (*lx->p == 'z') {	/* \z skips the blanks and newlines after it */
 				lx->p++;
 				while (lx->p < lx->end && strchr(" \t\v\f\r\n", *lx->p)) {
-					if (*lx->p == '\n' || *lx->p == '\r')
+					if (is_newline(*lx->p))
 						newline(lx);
 					else
 						lx->p++;
@@ -143,7 +150,7 @@ next_token(struct lexer *lx)
 	for (;;) {
 		if (lx->p >= lx->end)
 			return T_EOF;
-		if (*lx->p == '\n' || *lx->p == '\r') {
+		if (is_newline(*lx->p)) {
 			newline(lx);
 		} else if (strchr(" \t\v\f", *lx->p)) {
 			lx->p++;
@@ -152,7 +159,7 @@ next_token(struct lexer *lx)
 			if (lx->p < lx->end && *lx->p == '[' && (level = long_open(lx)) >= 0) {
 				long_body(lx, level);
 			} else {
-				while (lx->p < lx->end && *lx->p != '\n' && *lx->p != '\r')
+				while (lx->p < lx->end && !is_newline(*lx->p))
 					lx->p++;
 			}
 		} else {
@@ -252,9 +259,9 @@ find_item(struct lexer *lx, const char *name, int index, int npositional)
 ** (1-based), in the NTH table constructor (from 0) outside any other
 ** that opens on line LINE of the spec's text SRC (LEN bytes): a '{' on
 ** that line, or the first token after it (a brace on a line of its
-** own). Return 0 if there is no such constructor, if it has not
-** NPOSITIONAL operands (it is another table than the one asked about),
-** or if it has no such field.
+** own). Return LINE itself if there is no such constructor, if it has
+** not NPOSITIONAL operands (it is another table than the one asked
+** about), or if it has no such field.
 */
 int
 speclex_field_line(const char *src, size_t len, int line, int nth, int npositional,
@@ -267,12 +274,15 @@ speclex_field_line(const char *src, size_t len, int line, int nth, int nposition
 	while ((t = next_token(&lx)) != T_EOF && !after) {
 		after = lx.token_line > line;	/* the first token after the line */
 		if (t == T_BRACE && braces == 0 && (lx.token_line == line || after)
-		    && seen++ == nth)
-			return find_item(&lx, name, index, npositional);
+		    && seen++ == nth) {
+			int found = find_item(&lx, name, index, npositional);
+
+			return found ? found : line;
+		}
 		if (t == T_BRACE)
 			braces++;
 		else if (t == T_CLOSE && braces > 0 && lx.p[-1] == '}')
 			braces--;
 	}
-	return 0;
+	return line;
 }

@@ -61,16 +61,31 @@ target_names(struct strbuf *sb)
 		sb_printf(sb, t == targets ? "%s" : ", %s", t->name);
 }
 
+/* Append the float precisions in FLOAT_HW, "f32 f64", or "-" for none. */
+static void
+float_names(struct strbuf *sb, unsigned float_hw)
+{
+	static const struct {
+		unsigned bit;
+		const char *name;
+	} precisions[] = {{TARGET_F16, "f16"}, {TARGET_F32, "f32"}, {TARGET_F64, "f64"}};
+	size_t start = sb->len;
+
+	for (size_t i = 0; i < sizeof precisions / sizeof precisions[0]; i++)
+		if (float_hw & precisions[i].bit)
+			sb_printf(sb, sb->len > start ? " %s" : "%s", precisions[i].name);
+	if (sb->len == start)
+		sb_add(sb, "-");
+}
+
 /* Append the table as text, a row a line, for --target list. */
 void
 target_list(struct strbuf *sb)
 {
-	static const char *const floats[] = {"-", "f16", "f32", "f16 f32", "f64", "f16 f64",
-	                                     "f32 f64", "f16 f32 f64"};
-
 	sb_add(sb, "target       vector  floats       f16<->f32  streaming  cache     "
 	       "unaligned  int\n");
 	for (const struct target *t = targets; t->name; t++) {
+		struct strbuf floats = {0};
 		char cache[32];
 
 		if (t->cache_bytes >= MIB(1))
@@ -79,9 +94,11 @@ target_list(struct strbuf *sb)
 			snprintf(cache, sizeof cache, "%llu KiB", (unsigned long long)(t->cache_bytes >> 10));
 		else
 			snprintf(cache, sizeof cache, "-");
+		float_names(&floats, t->float_hw);
 		sb_printf(sb, "%-12s %-7d %-12s %-10s %-10s %-9s %-10s %d\n  %s\n", t->name,
-		          t->vector_bytes, floats[t->float_hw & 7], t->f16_convert ? "yes" : "no",
+		          t->vector_bytes, floats.s, t->f16_convert ? "yes" : "no",
 		          t->nt_stores ? "yes" : "no", cache, t->unaligned_cheap ? "yes" : "no",
 		          t->int_bits, t->about);
+		sb_free(&floats);
 	}
 }

@@ -1,9 +1,8 @@
 /*
  * bc.h: the runtime header every kernel emitted by bcastgen includes.
  *
- * Freestanding C99 (only <stdint.h> and <stddef.h>, and <assert.h> for
- * BC_ASSERT in a hosted build without NDEBUG), usable from C++.  Every
- * function is static inline; nothing here calls libc but BC_ASSERT.
+ * Freestanding C99 (only <stdint.h> and <stddef.h>), usable from C++.
+ * Every function is static inline; nothing here calls libc.
  *
  * Names: public bc_<op>_<T>, internal bc__*, macros BC_*, with the type
  * suffixes i8 i16 i32 i64 (int8_t..int64_t), u8 u16 u32 u64
@@ -35,29 +34,6 @@
 
 #include <stddef.h>
 #include <stdint.h>
-
-/*
- * BC_ASSERT(c) checks, in a debug build, what the caller of a kernel
- * must guarantee and C cannot check: that the output pointer of a
- * streaming kernel is aligned to its type (bc_stream.h).  Define it
- * before including bc.h to check your own way, or to nothing.  By
- * default it is nothing under NDEBUG; else assert(c) from <assert.h> in
- * a hosted build, and in a freestanding one, which may have no
- * <assert.h> and no C library, __builtin_trap() when c is false (gcc,
- * clang) or nothing.
- */
-#ifndef BC_ASSERT
-#if defined(NDEBUG)
-#define BC_ASSERT(c) ((void)0)
-#elif __STDC_HOSTED__
-#include <assert.h>
-#define BC_ASSERT(c) assert(c)
-#elif defined(__GNUC__)
-#define BC_ASSERT(c) ((c) ? (void)0 : __builtin_trap())
-#else
-#define BC_ASSERT(c) ((void)0)
-#endif
-#endif
 
 /*
  * BC_LOOPS marks a kernel with loops: gcc is asked to start each loop on

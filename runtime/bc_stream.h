@@ -27,7 +27,27 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "bc.h"
+/*
+ * BC_ASSERT(c) checks, in a debug build, what the caller of a streaming
+ * kernel must guarantee and C cannot check: that its output pointer is
+ * aligned to its type.  Define it before including this header to check
+ * your own way, or to nothing.  By default it is nothing under NDEBUG;
+ * else assert(c) from <assert.h> in a hosted build, and in a
+ * freestanding one, which may have no <assert.h> and no C library,
+ * __builtin_trap() when c is false (gcc, clang) or nothing.
+ */
+#ifndef BC_ASSERT
+#if defined(NDEBUG)
+#define BC_ASSERT(c) ((void)0)
+#elif __STDC_HOSTED__
+#include <assert.h>
+#define BC_ASSERT(c) assert(c)
+#elif defined(__GNUC__)
+#define BC_ASSERT(c) ((c) ? (void)0 : __builtin_trap())
+#else
+#define BC_ASSERT(c) ((void)0)
+#endif
+#endif
 
 #if defined(BC_NO_STREAM)
 #define BC_STREAM 0
