@@ -359,7 +359,7 @@ model_push_kernel(lua_State *L, const struct kernel *k)
 	static const char *const stores[] = {"as_is", "f16", "f16_f64"};
 	static const char *const streams[] = {"none", "sized", "asked"};
 	static const char *const whys[] = {"asked", "empty", "small", "odd", "multiple",
-	                                   "no_block", "size", "stream"};
+	                                   "no_block", "size", "scalar", "stream"};
 	const struct desc *d = k->desc;
 	const struct plan *p = &k->plan;
 	const struct bcast *b = &k->b;
@@ -399,6 +399,10 @@ model_push_kernel(lua_State *L, const struct kernel *k)
 	set_str(L, "why", whys[p->why]);
 	set_int(L, "unroll_limit", (long long)p->unroll_limit);
 	set_int(L, "unroll_nodes", p->unroll_nodes);
+	set_int(L, "code_budget", (long long)p->code_budget);
+	set_int(L, "loop_statements", PLAN_LOOP_STATEMENTS);
+	set_int(L, "scalar_growth", PLAN_SCALAR_GROWTH);
+	set_int(L, "block_max", PLAN_BLOCK_MAX);
 	set_int(L, "unroll_budget", PLAN_UNROLL_NODES);
 	set_dims_made(L, p, b->rank);
 	set_str(L, "store", stores[p->store]);

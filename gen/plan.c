@@ -680,6 +680,24 @@ block_loops(struct plan *p, int nodes)
 }
 
 /*
+** Split P's loop AT, of extent E, into E / U iterations of U: the U
+** become loop AT + 1, marked widened, and the pointers step U times as
+** far in loop AT. Assumes U divides E and P has fewer than
+** SHAPE_MAX_RANK loops.
+*/
+static void
+split_loop(struct plan *p, int at, uint64_t u)
+{
+	memmove(&p->loop[at + 1], &p->loop[at], (size_t)(p->nloops - at) * sizeof p->loop[0]);
+	p->nloops++;
+	p->loop[at].extent /= u;
+	for (int i = 0; i <= p->nin; i++)
+		p->loop[at].stride[i] *= (int64_t)u;
+	p->loop[at + 1].extent = u;
+	p->loop[at + 1].widened = 1;
+}
+
+/*
 ** Widen P's block to a multiple of the vector's lanes when it is
 ** shorter than one: split the loop around it, of extent E, into E / U
 ** iterations of U, U dividing E, and write the U out with the block,
@@ -705,15 +723,9 @@ widen_block(struct plan *p, int nodes)
 	    || u * p->block_count > PLAN_BLOCK_MAX
 	    || u * p->block_count * (uint64_t)nodes > PLAN_UNROLL_NODES)
 		return;
-	memmove(&p->loop[at + 1], &p->loop[at], (size_t)(p->nloops - at) * sizeof p->loop[0]);
-	p->nloops++;
+	split_loop(p, at, u);
 	p->nblock++;
 	p->block_count *= u;
-	p->loop[at].extent /= u;
-	for (int i = 0; i <= p->nin; i++)
-		p->loop[at].stride[i] *= (int64_t)u;
-	p->loop[at + 1].extent = u;
-	p->loop[at + 1].widened = 1;
 }
 
 /*
@@ -742,6 +754,79 @@ use_loops(struct strbuf *err, const struct plan_request *rq)
 	sb_add(err, " (use ");
 	say_option(err, rq, "strategy", "loops");
 	sb_add(err, ")");
+}
+
+/*
+** Return the largest U, 2 <= U <= MOST, that divides E and leaves two
+** iterations or more around it; 0 if none does.
+*/
+static uint64_t
+largest_divisor(uint64_t e, uint64_t most)
+{
+	for (uint64_t u = most < e / 2 ? most : e / 2; u >= 2; u--)
+		if (e % u == 0)
+			return u;
+	return 0;
+}
+
+/*
+** Choose P's strategy, for speed, on a target without vectors. There a
+** loop costs its count, its pointers' steps and its branch for each
+** element and buys nothing else (no lanes to fill); an element written
+** out costs a statement's code. So write out as many elements as keep
+** the code within PLAN_SCALAR_GROWTH times the loops', counting a loop
+** as PLAN_LOOP_STATEMENTS statements: the whole result when it fits
+** (unroll), else the innermost loops that fit with the loops left
+** around them and their pointers' setup (one loop's worth), the next
+** loop out split to take in U times as many (the innermost itself when
+** none fits) where the block then holds two loops' worth of elements
+** (a smaller one does not pay for the loop the split adds): a block;
+** else the loops. Within
+** LIMIT elements unrolled and PLAN_UNROLL_NODES nodes for an
+** expression of NODES nodes. Assumes P's loops are built, P has
+** elements, and its why is set for auto.
+*/
+static void
+choose_scalar(struct plan *p, uint64_t limit, int nodes)
+{
+	uint64_t budget = (uint64_t)(PLAN_SCALAR_GROWTH * PLAN_LOOP_STATEMENTS * p->nloops);
+	uint64_t n = 1, u;
+	int k = 0, at;
+
+	p->code_budget = budget;
+	p->why = WHY_SCALAR;
+	if (p->count <= budget && p->count <= limit) {
+		p->strategy = PLAN_UNROLL;
+		p->nblock = p->nloops;
+		p->block_count = p->count;
+		return;
+	}
+	if (limit > PLAN_BLOCK_MAX)
+		limit = PLAN_BLOCK_MAX;
+	while (k < p->nloops - 1) {
+		uint64_t c = n * p->loop[p->nloops - 1 - k].extent;
+
+		if (c + (uint64_t)(PLAN_LOOP_STATEMENTS * (p->nloops - k)) > budget
+		    || c > limit || c * (uint64_t)nodes > PLAN_UNROLL_NODES)
+			break;
+		n = c;
+		k++;
+	}
+	at = p->nloops - 1 - k;	/* the loop around them, after the split too */
+	u = (budget - (uint64_t)(PLAN_LOOP_STATEMENTS * (at + 2))) / n;
+	if (u * n > limit)
+		u = limit / n;
+	if (u * n * (uint64_t)nodes > PLAN_UNROLL_NODES)
+		u = PLAN_UNROLL_NODES / (n * (uint64_t)nodes);
+	u = p->nloops < SHAPE_MAX_RANK ? largest_divisor(p->loop[at].extent, u) : 0;
+	if (u && n * u >= 2 * PLAN_LOOP_STATEMENTS) {
+		split_loop(p, at, u);
+		k++;
+		n *= u;
+	}
+	p->strategy = k > 0 ? PLAN_BLOCK : PLAN_LOOPS;
+	p->nblock = k;
+	p->block_count = k > 0 ? n : 0;
 }
 
 /*
@@ -813,6 +898,11 @@ choose_strategy(struct plan *p, const struct plan_request *rq, int nodes, struct
 	}
 	p->unroll_limit = limit;
 	p->why = WHY_ASKED;
+	if (rq->strategy == PLAN_AUTO && rq->goal == GOAL_SPEED && rq->stream != STREAM_ON
+	    && rq->target->vector_bytes == 0) {
+		choose_scalar(p, limit, nodes);
+		return 0;
+	}
 	if (rq->strategy == PLAN_UNROLL
 	    || (rq->strategy == PLAN_AUTO && p->count <= limit && rq->stream != STREAM_ON)) {
 		p->strategy = PLAN_UNROLL;
@@ -891,7 +981,6 @@ choose_stream(struct plan *p, const struct bcast *b, const struct plan_request *
 	const struct plan_loop *in = p->nloops > 0 ? &p->loop[p->nloops - 1] : NULL;
 	int can;
 
-	p->line = PLAN_STREAM_LINE / (rq->out_dtype->bits / 8);
 	p->bytes = bytes_of(p->count, rq->out_dtype);
 	for (int i = 0; i < p->nin; i++) {
 		uint64_t n = 1;
@@ -900,16 +989,24 @@ choose_stream(struct plan *p, const struct bcast *b, const struct plan_request *
 			n *= b->op[i].dim[d];	/* at most the result's count */
 		p->bytes = add_sat(p->bytes, bytes_of(n, rq->in_dtype[i]));
 	}
+	if (!rq->target->nt_stores) {
+		if (rq->stream == STREAM_ON) {
+			sb_printf(err, "cannot stream the output: the target %s has no "
+			          "non-temporal stores", rq->target->name);
+			p->fault = "stream";
+			return -1;
+		}
+		return 0;
+	}
+	p->line = rq->target->line_bytes / (rq->out_dtype->bits / 8);
 	can = p->strategy == PLAN_LOOPS && in && in->stride[p->nin] == 1
-	      && in->extent >= (uint64_t)p->line && rq->target->nt_stores;
+	      && in->extent >= (uint64_t)p->line;
 	if (rq->stream == STREAM_ON && !can) {
 		sb_printf(err, "cannot stream the output: non-temporal stores need an "
 		          "innermost loop that writes whole %d-byte lines (%d elements) one "
-		          "after the other", PLAN_STREAM_LINE, p->line);
+		          "after the other", rq->target->line_bytes, p->line);
 		p->fault = "stream";
-		if (!rq->target->nt_stores) {
-			sb_printf(err, ", and the target %s has none", rq->target->name);
-		} else if (p->strategy == PLAN_EMPTY) {
+		if (p->strategy == PLAN_EMPTY) {
 			sb_add(err, ", and the output has no elements: there is nothing to stream");
 		} else if (p->strategy == PLAN_UNROLL || p->strategy == PLAN_BLOCK) {
 			sb_add(err, ", and ");
@@ -1003,10 +1100,20 @@ plan_build(struct plan *p, const struct bcast *b, const struct plan_request *rq,
 	if ((rq->loop_order && order_loops(p, rq->loop_order, rq->nloop_order, err) != 0)
 	    || choose_strategy(p, rq, e->n, err) != 0 || choose_stream(p, b, rq, err) != 0)
 		return -1;
+	if (rq->target->int_bits < 64 && p->bytes >> rq->target->int_bits != 0) {
+		sb_printf(err, "the data, %llu bytes (the inputs' elements and the output's), "
+		          "pass the %llu GiB that the %d-bit addresses of the target %s reach",
+		          (unsigned long long)p->bytes,
+		          (unsigned long long)(((uint64_t)1 << rq->target->int_bits) >> 30),
+		          rq->target->int_bits, rq->target->name);
+		p->fault = "target";
+		return -1;
+	}
 	p->goal = rq->goal;
 	p->needs_size64 = p->count > PLAN_SIZE32_MAX;
 	p->has_loops = (p->strategy == PLAN_LOOPS || p->strategy == PLAN_BLOCK) && p->nloops > 0;
-	p->align_loops = p->has_loops && rq->goal == GOAL_SPEED;
+	/* the runtime aligns to 32 bytes, the fetch block of every row that has one */
+	p->align_loops = p->has_loops && rq->goal == GOAL_SPEED && rq->target->fetch_bytes > 0;
 	root = add_node(p, rq, e->root);
 	root = convert(p, root, e->node[e->root].type, rq->out_dtype);
 	if (rq->out_dtype->compute)

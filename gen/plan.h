@@ -21,12 +21,16 @@
 				   ?: included; a deeper part goes into a temporary */
 #define PLAN_MAX_INPUTS BC_MAX_ARGS	/* a kernel's inputs: C's 127 parameters */
 #define PLAN_CACHE_MAX ((uint64_t)1 << 50)	/* --cache-size at most: a petabyte */
-#define PLAN_STREAM_LINE 64	/* bytes of a cache line, written whole when streaming */
 #define PLAN_BLOCK_MAX 64	/* elements of the innermost loops written out as one
 				   block: larger blocks run slower at -O2 and -O3 */
 #define PLAN_SIZE_UNROLL_MAX 1	/* --optimize size: elements unrolled at most; from two
 				   on, the loop is as small or smaller on the firmware
 				   targets at -Os (make size) */
+#define PLAN_SCALAR_GROWTH 3	/* without vectors, for speed: the code written out at
+				   most this many times the loops' (make size keeps
+				   it within 4 times the smallest strategy's bytes) */
+#define PLAN_LOOP_STATEMENTS 2	/* a loop's code, in statements of one element: its
+				   counter, its pointers' steps and its branch */
 #define PLAN_SIZE32_MAX UINT32_MAX	/* elements a 32-bit size_t counts */
 
 enum plan_strategy {
@@ -50,6 +54,8 @@ enum plan_why {
 	WHY_NO_BLOCK,		/* auto: no block fits: one loop, or an innermost loop
 				   longer than PLAN_BLOCK_MAX */
 	WHY_SIZE,		/* auto for size: a loop is smaller than a block */
+	WHY_SCALAR,		/* auto for speed without vectors: as many elements
+				   written out as the code budget allows */
 	WHY_STREAM		/* auto with --stream on: streaming stores need a loop */
 };
 
@@ -195,6 +201,8 @@ struct plan {
 	uint64_t unroll_limit;		/* elements unrolled at most, as applied: the
 					   --unroll-limit, less for a long expression or
 					   --optimize size */
+	uint64_t code_budget;		/* WHY_SCALAR: the code allowed, in statements of
+					   one element */
 	int unroll_nodes;		/* the expression's nodes, when they lowered
 					   unroll_limit (PLAN_UNROLL_NODES in all); else 0 */
 	struct plan_dim dim[SHAPE_MAX_RANK];	/* how each result dimension became a loop */
@@ -210,16 +218,18 @@ struct plan {
 					   target (1 without vectors): an innermost trip
 					   count is made a multiple of it, which gcc -O2
 					   needs to vectorize a loop */
-	int align_loops;		/* the kernel has loops: ask the compiler to start
-					   each on a 32-byte boundary */
+	int align_loops;		/* the kernel has loops, on a target that fetches
+					   instructions in blocks: ask the compiler to start
+					   each loop on a block's boundary */
 	int has_loops;			/* the kernel runs loops: none may become a call to
 					   memcpy or memset, which a freestanding build lacks */
 	int slp_only;			/* the loop around a block is shorter than a vector:
 					   ask the compiler to vectorize the block, not
 					   across that loop's iterations */
-	enum plan_stream stream;	/* the innermost loop writes whole 64-byte lines of
+	enum plan_stream stream;	/* the innermost loop writes whole cache lines of
 					   the output with non-temporal stores */
-	int line;			/* output elements in a line of PLAN_STREAM_LINE bytes */
+	int line;			/* output elements in a cache line of the target
+					   (one with non-temporal stores; else 0) */
 	uint64_t bytes;			/* the data: the inputs' elements and the output's */
 	int reordered;			/* not in the order of the result's dimensions */
 	enum plan_goal goal;		/* what auto aimed for */

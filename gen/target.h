@@ -23,8 +23,11 @@ struct target {
 	int f16_convert;	/* converts between f16 and f32 in hardware */
 	int nt_stores;		/* has non-temporal (streaming) stores */
 	uint64_t cache_bytes;	/* the last-level cache to assume; 0: none */
+	int line_bytes;		/* a cache line, what a streaming store writes whole; 0: none */
 	int unaligned_cheap;	/* an unaligned vector access costs what an aligned one does */
 	int int_bits;		/* the natural integer width */
+	int fetch_bytes;	/* instructions fetched a block at a time, where a loop
+				   that straddles a block runs slower; 0: no such block */
 	const char *about;	/* what the row is, for --target list */
 };
 

@@ -358,12 +358,17 @@ function en.why(p)
   if p.why == "small" then
     return s .. "the result's " .. p.count .. " element" .. (p.count == 1 and " is" or "s are") .. " within the unroll limit (" .. p.limit ..
       "), so each element gets a statement of its own, with no loop."
-  elseif p.why == "multiple" and p.vector_bytes == 0 then
-    return s .. "the target, " .. p.target .. ", has no vector registers, so writing the innermost loop out gains nothing."
+  elseif p.why == "scalar" then
+    return s .. "the target, " .. p.target .. ", has no vector registers, so a loop buys nothing but costs a count and a branch for each element; " ..
+      "elements are written out, as many as keep the code within " .. p.growth .. " times the loops' (" .. p.budget ..
+      " statements of one element, a loop counted as " .. p.loop_statements .. "): " ..
+      (p.strategy == "unroll" and "all " .. p.count .. " of the result, each a statement of its own, with no loop." or
+       p.strategy == "block" and p.block .. " in each iteration of the loops around them." or
+       "no block fits that pays for the loop a split of the innermost would add, so the loops stay as they are.")
   elseif p.why == "odd" then
     return s .. "the innermost loop runs " .. p.inner .. " times, not a multiple of " .. p.lanes ..
       " (the elements of the narrowest type in a " .. p.vector_bytes .. "-byte vector of the target, " .. p.target ..
-      "), and fits in a block of at most 64 elements, so its " ..
+      "), and fits in a block of at most " .. p.block_max .. " elements, so its " ..
       p.block .. " elements are written out as straight-line code inside the loops around them, which compilers vectorize."
   elseif p.why == "multiple" then
     return s .. "the innermost loop runs " .. p.inner .. " times, a multiple of " .. p.lanes ..
@@ -371,7 +376,7 @@ function en.why(p)
       "), which compilers vectorize as it is."
   elseif p.why == "no_block" then
     return s .. "the result has " .. p.count .. " elements, more than the unroll limit (" .. p.limit .. "), and " ..
-      (p.nloops == 1 and "a single loop leaves nothing around a block." or "the innermost loop, of " .. p.inner .. " iterations, is longer than a block of 64 elements.")
+      (p.nloops == 1 and "a single loop leaves nothing around a block." or "the innermost loop, of " .. p.inner .. " iterations, is longer than a block of " .. p.block_max .. " elements.")
   elseif p.why == "size" then
     return s .. "with --optimize size, a loop is smaller than code written out from two elements on."
   end
@@ -383,17 +388,22 @@ function zh.why(p)
   local s = "auto 选了 " .. p.strategy .. "："
   if p.why == "small" then
     return s .. "结果只有 " .. p.count .. " 个元素，不超过展开上限（" .. p.limit .. "），所以每个元素各写一条语句，没有循环。"
-  elseif p.why == "multiple" and p.vector_bytes == 0 then
-    return s .. "目标 " .. p.target .. " 没有向量寄存器，把最内层循环展开也得不到什么。"
+  elseif p.why == "scalar" then
+    return s .. "目标 " .. p.target .. " 没有向量寄存器，循环带不来好处，每个元素却要多一次计数和一次跳转；" ..
+      "所以把元素展开写出，以代码不超过循环的 " .. p.growth .. " 倍为限（" .. p.budget ..
+      " 条单元素语句，一层循环按 " .. p.loop_statements .. " 条计）：" ..
+      (p.strategy == "unroll" and "结果的 " .. p.count .. " 个元素全部写出，每个元素一条语句，没有循环。" or
+       p.strategy == "block" and "外层循环每次迭代写出 " .. p.block .. " 个元素。" or
+       "能放下的块抵不上拆分最内层循环多出的那层循环，所以循环保持原样。")
   elseif p.why == "odd" then
     return s .. "最内层循环 " .. p.inner .. " 次，不是 " .. p.lanes ..
-      "（目标 " .. p.target .. " 的 " .. p.vector_bytes .. " 字节向量能装下的最窄类型的元素个数）的倍数，又能放进最多 64 个元素的块，所以把它的 " ..
+      "（目标 " .. p.target .. " 的 " .. p.vector_bytes .. " 字节向量能装下的最窄类型的元素个数）的倍数，又能放进最多 " .. p.block_max .. " 个元素的块，所以把它的 " ..
       p.block .. " 个元素在外层循环里展开成直线代码，编译器会把它向量化。"
   elseif p.why == "multiple" then
     return s .. "最内层循环 " .. p.inner .. " 次，是 " .. p.lanes .. "（目标 " .. p.target .. " 的 " .. p.vector_bytes .. " 字节向量能装下的最窄类型的元素个数）的倍数，编译器可以直接向量化。"
   elseif p.why == "no_block" then
     return s .. "结果有 " .. p.count .. " 个元素，超过展开上限（" .. p.limit .. "），而且" ..
-      (p.nloops == 1 and "只有一层循环，块外没有循环。" or "最内层循环 " .. p.inner .. " 次，比 64 个元素的块长。")
+      (p.nloops == 1 and "只有一层循环，块外没有循环。" or "最内层循环 " .. p.inner .. " 次，比 " .. p.block_max .. " 个元素的块长。")
   elseif p.why == "size" then
     return s .. "用了 --optimize size，从两个元素起，循环比展开的代码小。"
   end

@@ -958,6 +958,123 @@ test_one_fact(void)
 	}
 }
 
+/* Return the elements of a vector of row T for the narrowest of BITS: the lanes. */
+static int
+lanes_of(const struct target *t, int bits)
+{
+	return t->vector_bytes * 8 > bits ? t->vector_bytes * 8 / bits : 1;
+}
+
+/*
+** Without vectors, what auto writes out keeps within the code budget:
+** the unrolled result, or a block with the loops around it and their
+** setup, counted in statements of one element (a loop as
+** PLAN_LOOP_STATEMENTS), at most PLAN_SCALAR_GROWTH times the loops'
+** (those before one was split). Return 1 if so.
+*/
+static int
+within_budget(void)
+{
+	int around = p.nloops - p.nblock, k = p.nloops;
+	uint64_t budget;
+
+	for (int l = 0; l < p.nloops; l++)
+		k -= p.loop[l].widened;
+	budget = (uint64_t)(PLAN_SCALAR_GROWTH * PLAN_LOOP_STATEMENTS * k);
+
+	if (p.code_budget != budget)
+		return 0;
+	if (p.strategy == PLAN_UNROLL)
+		return p.count <= budget;
+	if (p.strategy == PLAN_BLOCK)
+		return p.block_count + (uint64_t)(PLAN_LOOP_STATEMENTS * (around + 1)) <= budget;
+	return p.strategy == PLAN_LOOPS && p.nblock == 0;
+}
+
+/*
+** Each decision on each row: the lanes, when to unroll and write out a
+** block, the tail, whether to stream and in which lines, whether to align
+** loops, and what the addresses reach. A row's facts decide, and nothing else: a vector row
+** plans as generic does with its vector bytes, a row without vectors
+** writes out what the code budget allows.
+*/
+static void
+test_rows(void)
+{
+	static const char *const cases[] = {
+		"x=2,3,4,5 y=3,1,1", "x=2,3,4 y=2,3,4", "x=4,3 y=3", "x=2,3,4 y=3,1",
+		"x=1024,1024 y=1024", "x=999,1023 y=1023", "x=2,3,1,5,7 y=3,4,1,7",
+		"x=65536,2 y=2", "x=300,17 y=300,1", "x=100 y=", "x:i8=16,16,8 b:i8=8",
+	};
+	static const char *const rows[] = {
+		"generic", "x86-64", "x86-64-v2", "x86-64-v3", "x86-64-v4", "cortex-m0",
+		"cortex-m4f", "cortex-m7", "cortex-m55", "rv32imac", "rv32imafc",
+	};
+
+	for (size_t r = 0; r < sizeof rows / sizeof rows[0]; r++) {
+		const struct target *t = target_find(rows[r]);
+		struct target like = *target_default();
+
+		if (!t) {
+			ok(0, "the row %s is in the table", rows[r]);
+			continue;
+		}
+		like.vector_bytes = t->vector_bytes;
+		for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+			struct plan want;
+			int bits;
+
+			if (request(cases[c], "add", "f32") != 0) {
+				ok(0, "%s: %s is a request", rows[r], cases[c]);
+				continue;
+			}
+			bits = rq.out_dtype->bits;
+			for (int i = 0; i < rq.nin; i++)
+				bits = rq.in_dtype[i]->bits < bits ? rq.in_dtype[i]->bits : bits;
+			rq.target = &like;
+			if (build() != 0 || (want = p, p.offset = NULL, p.value = NULL,
+			                     p.temps = NULL, rq.target = t, build()) != 0) {
+				ok(0, "%s: %s plans", rows[r], cases[c]);
+				continue;
+			}
+			if (t->vector_bytes > 0)
+				ok(p.lanes == lanes_of(t, bits) && p.strategy == want.strategy
+				   && p.nloops == want.nloops && p.nblock == want.nblock
+				   && p.block_count == want.block_count && p.slp_only == want.slp_only
+				   && p.loop[p.nloops ? p.nloops - 1 : 0].tail
+				      == want.loop[want.nloops ? want.nloops - 1 : 0].tail,
+				   "%s: %s: %d lanes, and the plan of %d vector bytes", rows[r],
+				   cases[c], p.lanes, t->vector_bytes);
+			else
+				ok(p.lanes == 1 && p.why == WHY_SCALAR && !p.slp_only && within_budget()
+				   && (p.nloops == 0 || p.loop[p.nloops - 1].tail == 0),
+				   "%s: %s: no vectors, so %s within the code budget (%llu written "
+				   "out)", rows[r], cases[c], plan_strategy_name(p.strategy),
+				   (unsigned long long)(p.strategy == PLAN_LOOPS ? 0 : p.block_count));
+			plan_free(&want);
+		}
+		/* streaming: above the row's cache, in the row's lines; else refused */
+		request("x=4096,4096 y=4096", "add", "f32");
+		rq.target = t;
+		rq.cache_size = t->cache_bytes;
+		ok(build() == 0 && p.stream == (t->nt_stores ? STREAM_SIZED : STREAM_NONE)
+		   && p.line == (t->nt_stores ? t->line_bytes / 4 : 0),
+		   "%s: 128 MiB of data %s", rows[r], t->nt_stores ? "stream, in whole lines"
+		   : "do not stream: no non-temporal stores");
+		ok(p.has_loops && p.align_loops == (t->fetch_bytes > 0),
+		   "%s: loops are %saligned", rows[r], t->fetch_bytes > 0 ? "" : "not ");
+		rq.stream = STREAM_ON;
+		ok(t->nt_stores ? build() == 0 : build() != 0 && strstr(err.s, "has no non-temporal"),
+		   "%s: --stream on %s", rows[r], t->nt_stores ? "streams" : "is refused");
+		/* what the addresses reach: 4 GiB and more of data on 32 bits */
+		request("x=65536,16384 y=16384", "add", "f32");
+		rq.target = t;
+		ok(t->int_bits < 64 ? build() != 0 && strstr(err.s, "32-bit addresses")
+		   : build() == 0,
+		   "%s: 4 GiB of output %s", rows[r], t->int_bits < 64 ? "is refused" : "plans");
+	}
+}
+
 /*
 ** The target's rows decide the lanes, streaming and blocks: the facts
 ** of the row, and nothing else, change what the plan does.
@@ -965,38 +1082,33 @@ test_one_fact(void)
 static void
 test_targets(void)
 {
-	static const struct {
-		const char *target;
-		int lanes;		/* of an f32 kernel */
-	} rows[] = {
-		{"generic", 16}, {"x86-64", 4}, {"x86-64-v2", 4}, {"x86-64-v3", 8},
-		{"x86-64-v4", 16}, {"cortex-m0", 1}, {"cortex-m4f", 1}, {"cortex-m7", 1},
-		{"cortex-m55", 4}, {"rv32imac", 1}, {"rv32imafc", 1},
-	};
-
-	for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
-		const struct target *t = target_find(rows[i].target);
-
-		ok(t != NULL && request("x=4,1000 y=1000", "add", "f32") == 0
-		   && (rq.target = t, build()) == 0 && p.lanes == rows[i].lanes,
-		   "%s: an f32 kernel's lanes are %d", rows[i].target, rows[i].lanes);
-	}
-	/* i8 and i32 in, i8 out: generic writes the inner 8 out as a block, a
-	   core without vectors runs a loop */
+	/* i8 and i32 in, i8 out: generic writes the inner 8 out as a block of
+	   64, a core without vectors the inner 8 alone, within its budget */
 	request("x:i8=1,16,16,8 b:i32=8", "min(max(i32(x) + b, -128), 127)", "i32");
 	rq.out_dtype = dtype_find("i8");
-	ok1(build() == 0 && p.strategy == PLAN_BLOCK);
+	ok1(build() == 0 && p.strategy == PLAN_BLOCK && p.block_count == 64);
 	rq.target = target_find("cortex-m4f");
-	ok1(build() == 0 && p.strategy == PLAN_LOOPS && p.lanes == 1);
-	/* streaming: only where the row has the stores */
-	request("x=4096,4096 y=4096", "add", "f32");
-	ok1(build() == 0 && p.stream == STREAM_SIZED);
-	rq.target = target_find("cortex-m55");
-	rq.cache_size = 0;
-	ok1(build() == 0 && p.stream == STREAM_NONE);
-	rq.stream = STREAM_ON;
-	ok1(build() != 0 && strstr(err.s, "the target cortex-m55 has none"));
+	ok1(build() == 0 && p.strategy == PLAN_BLOCK && p.block_count == 8 && p.lanes == 1);
+	/* without vectors: the innermost loop split so that 4 go into a block,
+	   where 1024 has no divisor nearer the budget; a loop of 24 too short
+	   for a block that pays for the split */
+	ok1(request("x=1024,1024 y=1024", "add", "f32") == 0);
+	rq.target = target_find("rv32imac");
+	ok1(build() == 0 && p.strategy == PLAN_BLOCK && p.nloops == 3 && p.block_count == 4
+	    && p.loop[2].widened && p.loop[1].extent == 256);
+	ok1(request("x=24 y=24", "add", "f32") == 0);
+	rq.target = target_find("cortex-m0");
+	ok1(build() == 0 && p.strategy == PLAN_LOOPS && p.why == WHY_SCALAR);
+	ok1(request("x=4,3 y=3", "add", "f32") == 0);
+	rq.target = target_find("cortex-m0");
+	ok1(build() == 0 && p.strategy == PLAN_UNROLL && p.why == WHY_SCALAR);
+	/* for size, or a strategy asked: the budget does not apply */
+	ok1(request("x=4,3 y=3", "add", "f32") == 0);
+	rq.target = target_find("cortex-m0");
+	rq.goal = GOAL_SIZE;
+	ok1(build() == 0 && p.strategy == PLAN_LOOPS && p.why == WHY_SIZE);
 	ok1(target_find("pdp-11") == NULL);
+	test_rows();
 	test_one_fact();
 }
 
