@@ -19,10 +19,11 @@ DEPS = gcc g++ clang make cmake ninja-build pkg-config liblua5.4-dev perl python
 FW_DEPS = gcc-arm-none-eabi libnewlib-arm-none-eabi gcc-riscv64-unknown-elf \
 	qemu-system-arm qemu-system-misc
 # make bench: its extra packages, the cases (ids of bench/cases.txt; empty:
-# all) and the levels (O2: -O2; O3: -O3 -march=native).
+# all) and the levels (O2: -O2; O3: -O3 -march=native; O3v3: -O3
+# -march=x86-64-v3; empty: O2 O3, and O3v3 where native is x86-64-v4).
 BENCH_DEPS = libxnnpack-dev libpthreadpool-dev gnuplot-nox valgrind python3-numpy
 BENCH_CASES =
-BENCH_LEVELS = O2 O3
+BENCH_LEVELS =
 BENCH_FLAGS =
 # make size: the firmware toolchains and emulators, and the cases (ids of
 # the seeds' kernels and of bench/cases.txt; empty: all).

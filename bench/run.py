@@ -3,7 +3,9 @@
 
 For each optimization level and each case of bench/cases.txt, in a scratch
 directory under build/bench/: generate the case's kernels with bcastgen
-(auto, and each strategy bcastgen accepts), write the case's driver in C
+(auto, and each strategy bcastgen accepts), for the target row of the
+level's instruction set (x86-64 at -O2, the host's level at -O3
+-march=native, x86-64-v3 at -O3 -march=x86-64-v3), write the case's driver in C
 (case.c: buffers, the naive and reference kernels, XNNPACK's operators,
 memcpy, the streaming limit, one timing loop per implementation), build
 one shared object with every C implementation, all with the same compiler
@@ -33,8 +35,33 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 TOP = os.path.dirname(HERE)
 
-LEVELS = {"O2": "-O2", "O3": "-O3 -march=native"}
-LEVEL_TITLE = {"O2": "-O2", "O3": "-O3 -march=native"}
+LEVELS = {"O2": "-O2", "O3": "-O3 -march=native", "O3v3": "-O3 -march=x86-64-v3"}
+LEVEL_TITLE = {"O2": "-O2", "O3": "-O3 -march=native", "O3v3": "-O3 -march=x86-64-v3"}
+
+# The x86-64 levels of bcastgen's target table, newest first, and the
+# macros a compiler defines for each (the psABI's lists, as far as gcc
+# names them).
+X86_LEVELS = [
+    ("x86-64-v4", ["__AVX512F__", "__AVX512BW__", "__AVX512CD__", "__AVX512DQ__",
+                   "__AVX512VL__"]),
+    ("x86-64-v3", ["__AVX__", "__AVX2__", "__BMI__", "__BMI2__", "__F16C__", "__FMA__",
+                   "__LZCNT__", "__MOVBE__"]),
+    ("x86-64-v2", ["__SSE3__", "__SSSE3__", "__SSE4_1__", "__SSE4_2__", "__POPCNT__"]),
+    ("x86-64", ["__x86_64__"]),
+]
+
+
+def level_target(cc, flags):
+    """The row of bcastgen's target table that CC with FLAGS compiles for:
+    the newest x86-64 level whose macros it defines (each level's own and
+    the older ones'), or generic on another machine."""
+    out = subprocess.run(shlex.split(cc) + shlex.split(flags) + ["-dM", "-E", "-x", "c",
+                         "/dev/null"], capture_output=True, text=True).stdout
+    defined = {line.split()[1] for line in out.splitlines() if line.startswith("#define ")}
+    for i, (row, _) in enumerate(X86_LEVELS):
+        if all(m in defined for _, ms in X86_LEVELS[i:] for m in ms):
+            return row
+    return "generic"
 
 # bcastgen's variants: the default, then each strategy or option that
 # may apply; one that bcastgen refuses does not apply.
@@ -529,7 +556,8 @@ def build_case(case, level, args, wrong=False):
         for f in (path, path[:-2] + ".h"):
             if os.path.exists(f):
                 os.unlink(f)
-        r = sh([args.gen] + case.words + opts + ["--name", name, "-o", path])
+        r = sh([args.gen] + case.words + opts + ["--target", args.target[level],
+                                                 "--name", name, "-o", path])
         if r.returncode != 0:
             msg = (r.stderr.strip().splitlines() or ["exit %d" % r.returncode])[0]
             msg = re.sub(r"[0-9]+", "N", msg.replace("bcastgen: error: ", "").split(": ")[0])
@@ -917,6 +945,9 @@ def report(args, results, cases, mach, cg, gen, full):
     w("  cases are out of cache")
     w("- compiler: %s; every C implementation built with `-std=c99 -ffp-contract=off"
       " -fPIC` and the level's flags" % mach["cc"])
+    w("- bcastgen's target rows, the level's instruction set as the compiler reports it: %s"
+      % "; ".join("`--target %s` at %s" % (args.target[lv], LEVEL_TITLE[lv])
+                  for lv in args.levels.split()))
     w("- NumPy %s (`/usr/bin/python3`); XNNPACK %s (Debian's build, its own flags, its"
       " micro-kernels chosen at run time)" % (mach["numpy"], mach["xnnpack"]))
     w("- Linux %s; %s; load average %.2f when the run began, %.2f when it ended"
@@ -1230,7 +1261,9 @@ def main():
     ap.add_argument("--cc", default="cc")
     ap.add_argument("--cases", default=os.path.join(HERE, "cases.txt"))
     ap.add_argument("--only", default="", help="case ids, space-separated")
-    ap.add_argument("--levels", default="O2 O3")
+    ap.add_argument("--levels", default=None,
+                    help="O2, O3, O3v3 (default: O2 O3, and O3v3 where -march=native "
+                    "is x86-64-v4, so that both rows are measured)")
     ap.add_argument("--rounds", type=int, default=11)
     ap.add_argument("--processes", type=int, default=3,
                     help="processes run for each case, their rounds pooled")
@@ -1257,6 +1290,9 @@ def main():
     if not os.access(args.gen, os.X_OK):
         die("no bcastgen at '%s': run make first" % args.gen)
     args.llc = llc_bytes()
+    args.target = {lv: level_target(args.cc, LEVELS[lv]) for lv in LEVELS}
+    if not args.levels:
+        args.levels = "O2 O3" + (" O3v3" if args.target["O3"] == "x86-64-v4" else "")
     allc = read_cases(args.cases)
     cases = {c.id: c for c in allc}
     only = args.only.split()
@@ -1266,9 +1302,9 @@ def main():
     levels = args.levels.split()
     for lv in levels:
         if lv not in LEVELS:
-            die("unknown level '%s' (O2 or O3)" % lv)
+            die("unknown level '%s' (O2, O3 or O3v3)" % lv)
     run_ids = only or [c.id for c in allc]
-    full = not only and levels == ["O2", "O3"]
+    full = not only and levels[:2] == ["O2", "O3"]
     os.makedirs(args.out, exist_ok=True)
     mach = machine(args.cc)
     results, cg = {}, {}
