@@ -41,7 +41,8 @@ ALL_CFLAGS = -std=c99 $(WARN) -Igen -I$(O) $(LUA_CFLAGS) $(CFLAGS)
 GEN_SRCS = gen/main.c gen/cli.c gen/desc.c gen/fields.c gen/names.c gen/util.c \
 	gen/shape.c gen/bcast.c gen/ops.c gen/expr_parse.c gen/expr_fold.c \
 	gen/expr_check.c gen/expr.c gen/plan.c gen/lhost.c gen/model.c gen/output.c \
-	gen/spec.c gen/speclex.c gen/target.c
+	gen/spec.c gen/speclex.c gen/target.c gen/run.c gen/kernel.c gen/render.c \
+	gen/write.c gen/explain.c
 CORE_OBJS = $(O)/obj/gen/util.o $(O)/obj/gen/shape.o $(O)/obj/gen/bcast.o \
 	$(O)/obj/gen/ops.o $(O)/obj/gen/expr_parse.o $(O)/obj/gen/expr_fold.o \
 	$(O)/obj/gen/expr_check.o $(O)/obj/gen/expr.o $(O)/obj/gen/plan.o $(O)/obj/gen/target.o

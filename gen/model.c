@@ -2,7 +2,7 @@
 ** model.c: turn the results of the C phases into Lua tables for the
 ** templates. Arrays are 1-based Lua sequences; dimension numbers stored
 ** in fields are 0-based, as printed. Nothing here decides anything: it
-** copies what bcast.c resolved, plan.c planned and main.c described.
+** copies what bcast.c resolved, plan.c planned and kernel.c described.
 */
 #include <limits.h>
 
@@ -458,4 +458,78 @@ model_read_declared(lua_State *L, int idx, struct names *ns, int kernel)
 		lua_pop(L, 4);
 	}
 	lua_pop(L, 2);
+}
+
+/*
+** Push the model of the files: their base names (and the spec's, when
+** they come from one) and what some kernel needs of the runtime; their
+** kernels' parts go into "kernels" (model_set_parts).
+*/
+void
+model_push_files(lua_State *L, const struct model_files *f)
+{
+	lua_createtable(L, 0, 8);
+	set_str(L, "file", f->file);
+	set_str(L, "header", f->header);
+	set_bool(L, "libm", f->libm);
+	set_bool(L, "stream", f->stream);
+	set_bool(L, "contract", f->contract);
+	set_bool(L, "f16", f->f16);
+	lua_newtable(L);
+	lua_setfield(L, -2, "declared");
+	if (f->spec)
+		set_str(L, "spec", f->spec);
+}
+
+/*
+** Set field KEY of the table on top to the sequence PARTS[0..N), each
+** without its final newline.
+*/
+void
+model_set_parts(lua_State *L, const char *key, const struct strbuf *parts, int n)
+{
+	lua_createtable(L, n, 0);
+	for (int i = 0; i < n; i++) {
+		size_t len = parts[i].len;
+
+		lua_pushlstring(L, parts[i].s ? parts[i].s : "",
+		                len && parts[i].s[len - 1] == '\n' ? len - 1 : len);
+		lua_rawseti(L, -2, i + 1);
+	}
+	lua_setfield(L, -2, key);
+}
+
+/* Set field KEY of the table on top to TEXT, "" for NULL. */
+void
+model_set_text(lua_State *L, const char *key, const char *text)
+{
+	set_str(L, key, text ? text : "");
+}
+
+/*
+** Push the model of an explanation of the kernel D: kernel K's, when it
+** was planned (else NULL), or its broadcast B's alone; with D's
+** language, whether --elements lists the elements (ELEMENTS, for a
+** planned kernel), why no kernel was made (NO_KERNEL, or NULL), and
+** the formula with its operands marked.
+*/
+void
+model_push_explain(lua_State *L, const struct kernel *k, const struct bcast *b,
+                   const struct desc *d, int elements, const char *no_kernel)
+{
+	if (k)
+		model_push_kernel(L, k);
+	else
+		model_push_bcast(L, b, d->inplace);
+	set_str(L, "lang", lang_names[d->lang]);
+	set_bool(L, "elements", elements && k);
+	if (no_kernel)
+		set_str(L, "no_kernel", no_kernel);
+	if (k) {
+		struct strbuf marked = {0};
+
+		desc_formula_marked(&marked, d);
+		set_str(L, "formula_marked", marked.s);
+		sb_free(&marked);
+	}
 }
