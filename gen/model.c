@@ -400,7 +400,8 @@ model_push_kernel(lua_State *L, const struct kernel *k)
 	set_int(L, "unroll_limit", (long long)p->unroll_limit);
 	set_int(L, "unroll_nodes", p->unroll_nodes);
 	set_int(L, "code_budget", (long long)p->code_budget);
-	set_int(L, "loop_statements", PLAN_LOOP_STATEMENTS);
+	set_int(L, "loop_nodes", PLAN_LOOP_NODES);
+	set_int(L, "expr_nodes", d->expr.n);
 	set_int(L, "scalar_growth", PLAN_SCALAR_GROWTH);
 	set_int(L, "block_max", PLAN_BLOCK_MAX);
 	set_int(L, "unroll_budget", PLAN_UNROLL_NODES);

@@ -773,29 +773,27 @@ largest_divisor(uint64_t e, uint64_t most)
 ** Choose P's strategy, for speed, on a target without vectors. There a
 ** loop costs its count, its pointers' steps and its branch for each
 ** element and buys nothing else (no lanes to fill); an element written
-** out costs a statement's code. So write out as many elements as keep
-** the code within PLAN_SCALAR_GROWTH times the loops', counting a loop
-** as PLAN_LOOP_STATEMENTS statements: the whole result when it fits
-** (unroll), else the innermost loops that fit with the loops left
+** out costs its expression's NODES nodes of code. So write out as many
+** elements as keep the code within PLAN_SCALAR_GROWTH times the loops',
+** counting a loop as PLAN_LOOP_NODES nodes: the whole result when it
+** fits (unroll), else the innermost loops that fit with the loops left
 ** around them and their pointers' setup (one loop's worth), the next
 ** loop out split to take in U times as many (the innermost itself when
-** none fits) where the block then holds two loops' worth of elements
+** none fits) where the block then holds PLAN_SPLIT_MIN elements or more
 ** (a smaller one does not pay for the loop the split adds): a block;
-** else the loops. Within
-** LIMIT elements unrolled and PLAN_UNROLL_NODES nodes for an
-** expression of NODES nodes. Assumes P's loops are built, P has
-** elements, and its why is set for auto.
+** else the loops. Within LIMIT elements unrolled and PLAN_UNROLL_NODES
+** nodes in all. Assumes P's loops are built and P has elements.
 */
 static void
 choose_scalar(struct plan *p, uint64_t limit, int nodes)
 {
-	uint64_t budget = (uint64_t)(PLAN_SCALAR_GROWTH * PLAN_LOOP_STATEMENTS * p->nloops);
-	uint64_t n = 1, u;
+	uint64_t budget = (uint64_t)(PLAN_SCALAR_GROWTH * PLAN_LOOP_NODES * p->nloops);
+	uint64_t n = 1, u, size = (uint64_t)nodes;
 	int k = 0, at;
 
 	p->code_budget = budget;
 	p->why = WHY_SCALAR;
-	if (p->count <= budget && p->count <= limit) {
+	if (p->count * size <= budget && p->count <= limit) {
 		p->strategy = PLAN_UNROLL;
 		p->nblock = p->nloops;
 		p->block_count = p->count;
@@ -806,20 +804,20 @@ choose_scalar(struct plan *p, uint64_t limit, int nodes)
 	while (k < p->nloops - 1) {
 		uint64_t c = n * p->loop[p->nloops - 1 - k].extent;
 
-		if (c + (uint64_t)(PLAN_LOOP_STATEMENTS * (p->nloops - k)) > budget
-		    || c > limit || c * (uint64_t)nodes > PLAN_UNROLL_NODES)
+		if (c > limit || c * size > PLAN_UNROLL_NODES
+		    || c * size + (uint64_t)(PLAN_LOOP_NODES * (p->nloops - k)) > budget)
 			break;
 		n = c;
 		k++;
 	}
 	at = p->nloops - 1 - k;	/* the loop around them, after the split too */
-	u = (budget - (uint64_t)(PLAN_LOOP_STATEMENTS * (at + 2))) / n;
+	u = (budget - (uint64_t)(PLAN_LOOP_NODES * (at + 2))) / (n * size);
 	if (u * n > limit)
 		u = limit / n;
-	if (u * n * (uint64_t)nodes > PLAN_UNROLL_NODES)
-		u = PLAN_UNROLL_NODES / (n * (uint64_t)nodes);
+	if (u * n * size > PLAN_UNROLL_NODES)
+		u = PLAN_UNROLL_NODES / (n * size);
 	u = p->nloops < SHAPE_MAX_RANK ? largest_divisor(p->loop[at].extent, u) : 0;
-	if (u && n * u >= 2 * PLAN_LOOP_STATEMENTS) {
+	if (u && n * u >= PLAN_SPLIT_MIN) {
 		split_loop(p, at, u);
 		k++;
 		n *= u;

@@ -361,7 +361,7 @@ function en.why(p)
   elseif p.why == "scalar" then
     return s .. "the target, " .. p.target .. ", has no vector registers, so a loop buys nothing but costs a count and a branch for each element; " ..
       "elements are written out, as many as keep the code within " .. p.growth .. " times the loops' (" .. p.budget ..
-      " statements of one element, a loop counted as " .. p.loop_statements .. "): " ..
+      " expression nodes, an element counted as its " .. p.nodes .. ", a loop as " .. p.loop_nodes .. "): " ..
       (p.strategy == "unroll" and "all " .. p.count .. " of the result, each a statement of its own, with no loop." or
        p.strategy == "block" and p.block .. " in each iteration of the loops around them." or
        "no block fits that pays for the loop a split of the innermost would add, so the loops stay as they are.")
@@ -391,7 +391,7 @@ function zh.why(p)
   elseif p.why == "scalar" then
     return s .. "目标 " .. p.target .. " 没有向量寄存器，循环带不来好处，每个元素却要多一次计数和一次跳转；" ..
       "所以把元素展开写出，以代码不超过循环的 " .. p.growth .. " 倍为限（" .. p.budget ..
-      " 条单元素语句，一层循环按 " .. p.loop_statements .. " 条计）：" ..
+      " 个表达式节点，每个元素按它的 " .. p.nodes .. " 个计，一层循环按 " .. p.loop_nodes .. " 个计）：" ..
       (p.strategy == "unroll" and "结果的 " .. p.count .. " 个元素全部写出，每个元素一条语句，没有循环。" or
        p.strategy == "block" and "外层循环每次迭代写出 " .. p.block .. " 个元素。" or
        "能放下的块抵不上拆分最内层循环多出的那层循环，所以循环保持原样。")
