@@ -343,7 +343,27 @@ bcast_resolve(struct bcast *b, const struct operand *ops, int nops,
 	set_strides(b);
 }
 
-/* Free what bcast_resolve allocated in B. */
+/*
+** Resolve the broadcasting of OPS[0..NOPS) to the shape of TO, as
+** NumPy's broadcast_to: TO takes part as one more operand, after them,
+** and once resolved is not one of B's operands. On failure B keeps it,
+** so that the error names it. Assumes what bcast_resolve does.
+*/
+void
+bcast_resolve_to(struct bcast *b, const struct operand *ops, int nops,
+                 const struct operand *to)
+{
+	struct operand *all = xmalloc((size_t)(nops + 1) * sizeof *all);
+
+	memcpy(all, ops, (size_t)nops * sizeof *all);
+	all[nops] = *to;
+	bcast_resolve(b, all, nops + 1, 0, 0);
+	b->to = all;
+	if (!b->err)
+		b->nops = nops;
+}
+
+/* Free what bcast_resolve or bcast_resolve_to allocated in B. */
 void
 bcast_free(struct bcast *b)
 {
@@ -354,6 +374,8 @@ bcast_free(struct bcast *b)
 	}
 	free(b->op);
 	b->op = NULL;
+	free(b->to);
+	b->to = NULL;
 }
 
 /* Copy B's result shape into S. Assumes B resolved without error. */

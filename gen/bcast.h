@@ -43,6 +43,8 @@ struct bcast_operand {
 
 struct bcast {
 	const struct operand *ops;	/* the operands, as given */
+	struct operand *to;		/* bcast_resolve_to: the operands and the shape,
+					   owned */
 	int nops;			/* how many */
 	enum bcast_mode mode;
 	int axis_mode;			/* --axis was given */
@@ -68,6 +70,8 @@ struct bcast {
 
 void bcast_resolve(struct bcast *b, const struct operand *ops, int nops,
                    int axis_mode, int axis);
+void bcast_resolve_to(struct bcast *b, const struct operand *ops, int nops,
+                      const struct operand *to);
 void bcast_free(struct bcast *b);
 void bcast_result_shape(const struct bcast *b, struct shape *s);
 void bcast_format_error(struct strbuf *sb, const struct bcast *b, enum lang lang);

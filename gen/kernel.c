@@ -48,11 +48,11 @@ kernel_resolve(struct desc *d, struct kernel *k, struct strbuf *err)
 {
 	const struct kernel_words *w = &kernel_words[d->lang];
 	struct shape result;
-	int nops = d->nops;
 
 	if (!d->expr_src && d->op->kind == OP_COPY && d->has_out_shape && !d->axis_mode)
-		d->operand[nops++] = d->out_shape;	/* the room desc.c keeps */
-	bcast_resolve(&k->b, d->operand, nops, d->axis_mode, d->axis);
+		bcast_resolve_to(&k->b, d->operand, d->nops, &d->out_shape);
+	else
+		bcast_resolve(&k->b, d->operand, d->nops, d->axis_mode, d->axis);
 	if (k->b.err) {
 		bcast_format_error(err, &k->b, d->lang);
 		return k->b.err == BC_ERR_AXIS || k->b.err == BC_ERR_OPERANDS ? "axis" : NULL;

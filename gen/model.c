@@ -2,7 +2,8 @@
 ** model.c: turn the results of the C phases into Lua tables for the
 ** templates. Arrays are 1-based Lua sequences; dimension numbers stored
 ** in fields are 0-based, as printed. Nothing here decides anything: it
-** copies what bcast.c resolved, plan.c planned and kernel.c described.
+** copies what bcast.c resolved, plan.c planned (and lower.c laid out as
+** code items) and kernel.c described.
 */
 #include <limits.h>
 
@@ -174,16 +175,13 @@ model_push_bcast(lua_State *L, const struct bcast *b, int inplace)
 }
 
 /*
-** Set the loops of plan P: each {extent, tail, widened, counter, strides,
-** moves}, inputs then output, and {dim_first, dim_last}, the result's
-** dimensions it runs over (0-based).
+** Set the loops of plan P: each {extent, tail, widened, strides}, inputs
+** then output, and {dim_first, dim_last}, the result's dimensions it
+** runs over (0-based).
 */
 static void
 set_loops(lua_State *L, const struct plan *p)
 {
-	static const char *const moves[] = {"none", "pointer", "index"};
-	static const char *const counters[] = {"8", "16", "32", "64"};
-
 	lua_createtable(L, p->nloops, 0);
 	for (int l = 0; l < p->nloops; l++) {
 		const struct plan_loop *loop = &p->loop[l];
@@ -194,14 +192,7 @@ set_loops(lua_State *L, const struct plan *p)
 		set_int(L, "dim_last", loop->dim_last);
 		set_int(L, "tail", (long long)loop->tail);
 		set_bool(L, "widened", loop->widened);
-		set_str(L, "counter", counters[loop->counter]);
 		set_ints(L, "strides", loop->stride, p->nin + 1);
-		lua_createtable(L, p->nin + 1, 0);
-		for (int i = 0; i <= p->nin; i++) {
-			lua_pushstring(L, moves[loop->move[i]]);
-			lua_rawseti(L, -2, i + 1);
-		}
-		lua_setfield(L, -2, "moves");
 		lua_rawseti(L, -2, l + 1);
 	}
 	lua_setfield(L, -2, "loops");
@@ -230,7 +221,7 @@ set_dims_made(lua_State *L, const struct plan *p, int rank)
 	lua_setfield(L, -2, "dims");
 }
 
-/* Set the reads of plan P: per input {level (0-based), into_local, via_output, widen, uses}. */
+/* Set the reads of plan P: per input {level (0-based), via_output, widen, uses}. */
 static void
 set_reads(lua_State *L, const struct plan *p)
 {
@@ -240,7 +231,6 @@ set_reads(lua_State *L, const struct plan *p)
 
 		lua_createtable(L, 0, 4);
 		set_int(L, "level", r->level);
-		set_bool(L, "into_local", r->into_local);
 		set_bool(L, "via_output", r->via_output);
 		set_bool(L, "widen", r->widen);
 		set_int(L, "uses", r->uses);
@@ -257,11 +247,6 @@ set_reads(lua_State *L, const struct plan *p)
 static void
 set_values(lua_State *L, const struct kernel *k)
 {
-	static const char *const kinds[] = {"read", "literal", "op", "convert"};
-	static const char *const forms[] = {"infix", "prefix", "helper", "compare", "logical",
-	                                    "not", "select", "pass"};
-	static const char *const converts[] = {"none", "cast", "wrap", "saturate", "round_f16",
-	                                       "round_f16_f64"};
 	const struct plan *p = &k->plan;
 
 	lua_createtable(L, p->nvalues, 0);
@@ -269,7 +254,7 @@ set_values(lua_State *L, const struct kernel *k)
 		const struct plan_value *v = &p->value[i];
 
 		lua_createtable(L, 0, 12);
-		set_str(L, "kind", kinds[v->kind]);
+		set_str(L, "kind", plan_kind_spelling[v->kind].name);
 		set_str(L, "type", v->type->name);
 		set_bool(L, "is_bool", v->is_bool);
 		set_int(L, "level", v->level);
@@ -284,7 +269,9 @@ set_values(lua_State *L, const struct kernel *k)
 			set_str(L, "digits", v->digits);
 		}
 		if (v->kind == VALUE_OP) {
-			set_str(L, "form", forms[v->form]);
+			set_str(L, "form", plan_form_spelling[v->form].name);
+			if (v->form == FORM_INFIX)
+				set_int(L, "binds", v->binds);
 			if (v->op) {
 				set_str(L, "op", v->op->name);
 				if (v->op->helper)
@@ -302,7 +289,7 @@ set_values(lua_State *L, const struct kernel *k)
 			}
 		}
 		if (v->kind == VALUE_CONVERT)
-			set_str(L, "convert", converts[v->convert]);
+			set_str(L, "convert", plan_convert_spelling[v->convert].name);
 		lua_createtable(L, v->nargs, 0);
 		for (int a = 0; a < v->nargs; a++) {
 			lua_pushinteger(L, v->arg[a] + 1);
@@ -325,6 +312,190 @@ set_values(lua_State *L, const struct kernel *k)
 		lua_rawseti(L, -2, t + 1);
 	}
 	lua_setfield(L, -2, "temps");
+}
+
+/*
+** What pushing a kernel's code items needs: its inputs, and where on the
+** stack the one table of a read from a local is, which every such read
+** shares.
+*/
+struct code_push {
+	int nin;
+	int local;
+};
+
+/*
+** Push where AT is: {kind, pointer, offset}, {kind, pointer, loop,
+** stride, lane}, {kind} for the line's element, or CP's one table of a
+** read from a local; pointers 1-based.
+*/
+static void
+push_at(lua_State *L, const struct code_at *at, const struct code_push *cp)
+{
+	static const char *const kinds[] = {"local", "pointer", "offset", "index", "line"};
+
+	if (at->kind == AT_LOCAL) {
+		lua_pushvalue(L, cp->local);
+		return;
+	}
+	lua_createtable(L, 0, 5);
+	set_str(L, "kind", kinds[at->kind]);
+	if (at->kind != AT_LINE)
+		set_int(L, "pointer", at->pointer + 1);
+	if (at->kind == AT_OFFSET)
+		set_int(L, "offset", (long long)at->offset);
+	if (at->kind == AT_INDEX) {
+		set_int(L, "loop", at->loop);
+		set_int(L, "stride", at->stride);
+		set_bool(L, "lane", at->lane);
+	}
+}
+
+static void set_code(lua_State *L, const char *key, const struct code_list *list,
+                     const struct code_push *cp);
+
+/*
+** Push code item IT with the fields of its kind (plan.h): operands,
+** values and pointers 1-based, loops 0-based.
+*/
+static void
+push_item(lua_State *L, const struct code_item *it, const struct code_push *cp)
+{
+	/* each kind's name, and whether it holds other items, in its body */
+	static const struct {
+		const char *name;
+		int holds;
+	} kinds[] = {
+		[CODE_COUNTERS] = {"counters", 0}, [CODE_POINTER] = {"pointer", 0},
+		[CODE_LOCAL] = {"local", 0}, [CODE_TEMP] = {"temp", 0}, [CODE_STORE] = {"store", 0},
+		[CODE_LOOP] = {"loop", 1}, [CODE_ELEMENT] = {"element", 1},
+		[CODE_STREAM] = {"stream", 1}, [CODE_LINES] = {"lines", 1}, [CODE_IF] = {"if", 1},
+		[CODE_FENCE] = {"fence", 0}, [CODE_UNUSED] = {"unused", 0}, [CODE_EMPTY] = {"empty", 0}
+	};
+
+	luaL_checkstack(L, 8, NULL);	/* a level of the loop nest */
+	lua_createtable(L, 0, 8);
+	set_str(L, "kind", kinds[it->kind].name);
+	switch (it->kind) {
+	case CODE_COUNTERS:
+		set_int(L, "bits", it->bits);
+		lua_createtable(L, it->nloops, 0);
+		for (int l = 0; l < it->nloops; l++) {
+			lua_pushinteger(L, it->loops[l]);
+			lua_rawseti(L, -2, l + 1);
+		}
+		lua_setfield(L, -2, "loops");
+		break;
+	case CODE_POINTER:
+		set_int(L, "pointer", it->pointer + 1);
+		set_int(L, "from", it->from + 1);
+		break;
+	case CODE_LOCAL:
+	case CODE_UNUSED:
+		set_int(L, "operand", it->operand + 1);
+		break;
+	case CODE_TEMP:
+	case CODE_STORE:
+		set_int(L, "value", it->value + 1);
+		lua_createtable(L, cp->nin, 0);
+		for (int i = 0; i < cp->nin; i++) {
+			push_at(L, &it->reads[i], cp);
+			lua_rawseti(L, -2, i + 1);
+		}
+		lua_setfield(L, -2, "reads");
+		break;
+	case CODE_LOOP:
+		set_int(L, "loop", it->loop);
+		set_bool(L, "lane", it->lane);
+		if (!it->from_here)
+			set_int(L, "from", 0);
+		if (it->to_head)
+			set_bool(L, "to_head", 1);
+		else
+			set_int(L, "to", (long long)it->to);
+		set_bool(L, "elements", it->elements);
+		lua_createtable(L, it->nsteps, 0);
+		for (int k = 0; k < it->nsteps; k++) {
+			lua_createtable(L, 0, 2);
+			set_int(L, "pointer", it->steps[k].pointer + 1);
+			set_int(L, "by", it->steps[k].by);
+			lua_rawseti(L, -2, k + 1);
+		}
+		lua_setfield(L, -2, "steps");
+		break;
+	case CODE_ELEMENT:
+		if (it->loop >= 0)
+			set_int(L, "loop", it->loop);
+		lua_createtable(L, it->nwhere, 0);
+		for (int k = 0; k < it->nwhere; k++) {
+			lua_pushinteger(L, (lua_Integer)it->where[k]);
+			lua_rawseti(L, -2, k + 1);
+		}
+		lua_setfield(L, -2, it->loop >= 0 ? "counters" : "index");
+		break;
+	case CODE_LINES:
+		set_int(L, "line", it->line);
+		/* fall through */
+	case CODE_STREAM:
+		set_int(L, "loop", it->loop);
+		set_int(L, "to", (long long)it->to);
+		set_int(L, "pointer", it->pointer + 1);
+		break;
+	case CODE_IF:
+		set_bool(L, "hosted", it->hosted);
+		set_code(L, "orelse", &it->orelse, cp);
+		break;
+	case CODE_FENCE:
+	case CODE_EMPTY:
+		break;
+	}
+	if (it->kind == CODE_LOCAL || it->kind == CODE_STORE) {
+		push_at(L, &it->at, cp);
+		lua_setfield(L, -2, "at");
+	}
+	if (kinds[it->kind].holds)
+		set_code(L, "body", &it->body, cp);
+}
+
+/* Set field KEY to the sequence of the code items of LIST. */
+static void
+set_code(lua_State *L, const char *key, const struct code_list *list,
+         const struct code_push *cp)
+{
+	lua_createtable(L, list->n, 0);
+	for (int k = 0; k < list->n; k++) {
+		push_item(L, &list->item[k], cp);
+		lua_rawseti(L, -2, k + 1);
+	}
+	lua_setfield(L, -2, key);
+}
+
+/*
+** Set the code items of plan P, "code", and the pointers they name,
+** "pointers": each {operand, loop}, the operand 1-based (the output
+** after the inputs), the loop that moves it 0-based, none for the
+** parameter itself.
+*/
+static void
+set_plan_code(lua_State *L, const struct plan *p)
+{
+	struct code_push cp = {p->nin, 0};
+
+	lua_createtable(L, p->npointers, 0);
+	for (int k = 0; k < p->npointers; k++) {
+		lua_createtable(L, 0, 2);
+		set_int(L, "operand", p->pointer[k].operand + 1);
+		if (p->pointer[k].loop >= 0)
+			set_int(L, "loop", p->pointer[k].loop);
+		lua_rawseti(L, -2, k + 1);
+	}
+	lua_setfield(L, -2, "pointers");
+	lua_createtable(L, 0, 1);
+	set_str(L, "kind", "local");
+	lua_insert(L, -2);	/* below the model, which set_code fills */
+	cp.local = lua_gettop(L) - 1;
+	set_code(L, "code", &p->code, &cp);
+	lua_remove(L, cp.local);
 }
 
 /*
@@ -367,10 +538,6 @@ model_push_kernel(lua_State *L, const struct kernel *k)
 
 	model_push_bcast(L, b, d->inplace);
 	lua_getfield(L, -1, "operands");
-	for (int i = d->nops; i < b->nops; i++) {	/* the out shape of copy: not an input */
-		lua_pushnil(L);
-		lua_rawseti(L, -2, i + 1);
-	}
 	for (int i = 0; i < d->nops; i++) {
 		lua_rawgeti(L, -1, i + 1);
 		set_str(L, "dtype", d->stored[i]->name);
@@ -428,16 +595,16 @@ model_push_kernel(lua_State *L, const struct kernel *k)
 	set_loops(L, p);
 	set_reads(L, p);
 	set_values(L, k);
-	if (p->offset) {
-		uint64_t n = p->block_count * (uint64_t)(p->nin + 1);
-
-		lua_createtable(L, (int)n, 0);
-		for (uint64_t j = 0; j < n; j++) {
-			lua_pushinteger(L, (lua_Integer)p->offset[j]);
-			lua_rawseti(L, -2, (lua_Integer)j + 1);
-		}
-		lua_setfield(L, -2, "offsets");
-	}
+	set_plan_code(L, p);
+	/* the levels by which the plan counts brackets, for templates/c.lua */
+	lua_createtable(L, 0, 6);
+	set_int(L, "ternary", PREC_TERNARY);
+	set_int(L, "equality", PREC_EQUALITY);
+	set_int(L, "add", PREC_ADD);
+	set_int(L, "mul", PREC_MUL);
+	set_int(L, "unary", PREC_UNARY);
+	set_int(L, "primary", PREC_PRIMARY);
+	lua_setfield(L, -2, "precedence");
 }
 
 /*

@@ -26,16 +26,20 @@
 ** Depth. Compilers bound how deeply brackets nest (clang: 256), and a
 ** long chain (x+x+...+x in i32 is bc_add_i32(bc_add_i32(...), x)) would
 ** nest once per link. So the plan counts the brackets each value's C
-** spelling nests, and a part that would take a statement past
+** spelling nests, by the table of how C spells each form
+** (plan_form_spelling), and a part that would take a statement past
 ** PLAN_MAX_NEST is computed into a temporary first: the code stays flat
 ** whatever the expression.
+**
+** Code. Last, lower.c lays these decisions out as code items, the
+** kernel's body in the order its C runs, which the templates spell.
 */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "plan.h"
+#include "lower.h"
 
 const char *
 plan_strategy_name(enum plan_strategy s)
@@ -221,6 +225,13 @@ set_literal(struct plan_value *v, const struct expr_node *n, const struct dtype 
 	v->minimum = t->is_signed && n->negative && n->magnitude == (uint64_t)1 << (t->bits - 1);
 }
 
+/* Return how tightly C binds infix op OP's operator: * and / above + and -. */
+static enum plan_prec
+infix_binds(const struct op *op)
+{
+	return op->id == OP_ID_MULTIPLY || op->id == OP_ID_DIVIDE ? PREC_MUL : PREC_ADD;
+}
+
 /* Return the form that computes op node N: how the op is spelled. */
 static enum value_form
 op_form(const struct expr_node *n)
@@ -347,6 +358,8 @@ add_node(struct plan *p, const struct plan_request *rq, int i)
 		if (n->calc->compute && n->op->kind == OP_ARITH && v.calc != n->calc)
 			v.type = v.calc;
 		v.form = op_form(n);
+		if (v.form == FORM_INFIX)
+			v.binds = infix_binds(n->op);
 		v.nargs = n->nargs;
 		for (int k = 0; k < n->nargs; k++) {
 			const struct expr_node *a = &rq->expr->node[n->arg[k]];
@@ -401,61 +414,50 @@ mark_constant_args(struct plan *p)
 	}
 }
 
-/* Return how tightly the C operator of infix op OP binds: * / above + -. */
-static int
-infix_binding(const struct op *op)
-{
-	return op->id == OP_ID_MULTIPLY || op->id == OP_ID_DIVIDE;
-}
+/* The kinds of value, the forms and the conversions as C spells them (plan.h). */
+const struct plan_spelling plan_kind_spelling[] = {
+	[VALUE_READ] = {"read", 2},		/* bc_f16_to_f32(x[i]) */
+	[VALUE_LITERAL] = {"literal", 1},	/* (int8_t)-3 */
+	[VALUE_OP] = {"op", 0},			/* as its form */
+	[VALUE_CONVERT] = {"convert", 0}	/* as its conversion */
+};
+const struct plan_spelling plan_form_spelling[] = {
+	[FORM_INFIX] = {"infix", 1},		/* (a + b) * c */
+	[FORM_PREFIX] = {"prefix", 1},		/* -(a + b) */
+	[FORM_HELPER] = {"helper", 1},		/* bc_add_i32(a, b): the plan folds a longer
+						   chain into steps of two */
+	[FORM_COMPARE] = {"compare", 2},	/* (uint8_t)((a + b) < c) */
+	[FORM_LOGICAL] = {"logical", 3},	/* (uint8_t)(((a + b) != 0) && c) */
+	[FORM_NOT] = {"not", 2},		/* (uint8_t)((a + b) == 0) */
+	[FORM_SELECT] = {"select", 4},		/* (int8_t)(((c + d) != 0) ? a : b) */
+	[FORM_PASS] = {"pass", 0}		/* a */
+};
+const struct plan_spelling plan_convert_spelling[] = {
+	[CONVERT_NONE] = {"none", 0},		/* a */
+	[CONVERT_CAST] = {"cast", 1},		/* (float)(a + b) */
+	[CONVERT_WRAP] = {"wrap", 2},		/* bc_wrap_i8((uint64_t)(a + b)) */
+	[CONVERT_SATURATE] = {"saturate", 1},	/* bc_f32_to_i8(a) */
+	[CONVERT_ROUND_F16] = {"round_f16", 1},	/* bc_round_f16(a) */
+	[CONVERT_ROUND_F16_F64] = {"round_f16_f64", 2}	/* bc_f16_to_f32(bc_f64_to_f16(a)) */
+};
 
 /*
-** Return how many brackets the C spelling of value V of P nests around
-** its argument K, at most, as the templates spell each kind and form (c.lua):
-** a call, a cast, a parenthesis or a ?: each counts one. bc_wrap_i8((
-** uint64_t)a) nests a in two; (uint8_t)((a != 0) && b) in three; an integer
-** (int8_t)((c != 0) ? (a) : b) in four; a helper's chain bc_add_i32(
-** bc_add_i32(a, b), c) its first arguments in one a link.
+** Return how many brackets the C of value V of P nests around its
+** argument K, at most, as the spelling tables say; but C's operators
+** group from the left, so the first argument of an infix operator, an
+** infix value binding as tightly, needs no parentheses: a + b + c.
 */
 static int
 nest_around(const struct plan *p, const struct plan_value *v, int k)
 {
 	const struct plan_value *a = &p->value[v->arg[k]];
 
-	if (v->kind == VALUE_CONVERT) {
-		switch (v->convert) {
-		case CONVERT_NONE:
-			return 0;
-		case CONVERT_CAST:
-		case CONVERT_SATURATE:
-		case CONVERT_ROUND_F16:
-			return 1;
-		default:
-			return 2;
-		}
-	}
-	switch (v->form) {
-	case FORM_PASS:
+	if (v->kind == VALUE_CONVERT)
+		return plan_convert_spelling[v->convert].brackets;
+	if (v->form == FORM_INFIX && k == 0 && a->kind == VALUE_OP && a->form == FORM_INFIX
+	    && a->binds >= v->binds)
 		return 0;
-	case FORM_INFIX:
-		/* a + b + c is (a + b) + c: the first operand of an operator
-		 * binding as tightly needs no parentheses */
-		if (k == 0 && a->kind == VALUE_OP && a->form == FORM_INFIX
-		    && infix_binding(a->op) >= infix_binding(v->op))
-			return 0;
-		return 1;
-	case FORM_PREFIX:
-		return 1;
-	case FORM_HELPER:
-		return v->nargs == 1 ? 1 : v->nargs - (k > 1 ? k : 1);
-	case FORM_COMPARE:
-	case FORM_NOT:
-		return 2;
-	case FORM_LOGICAL:
-		return 3;
-	case FORM_SELECT:
-		return 4;
-	}
-	return 4;
+	return plan_form_spelling[v->form].brackets;
 }
 
 /*
@@ -463,8 +465,7 @@ nest_around(const struct plan *p, const struct plan_value *v, int k)
 ** statement nests more than PLAN_MAX_NEST brackets: the value, and the
 ** conversion it is stored through (one more). Bottom up, an argument
 ** that would take its value past the bound becomes a temporary, and is
-** then spelled by its name. A read nests at most two (bc_f16_to_f32(x[
-** i])), a literal one. Assumes the values computed once are marked
+** then spelled by its name. Assumes the values computed once are marked
 ** (temp 0): they too are spelled by their names.
 */
 static void
@@ -474,7 +475,7 @@ split_deep(struct plan *p)
 
 	for (int i = 0; i < p->nvalues; i++) {
 		const struct plan_value *v = &p->value[i];
-		int d = v->kind == VALUE_READ ? 2 : v->kind == VALUE_LITERAL;
+		int d = plan_kind_spelling[v->kind].brackets;
 
 		for (int k = 0; k < v->nargs; k++) {
 			struct plan_value *a = &p->value[v->arg[k]];
@@ -770,10 +771,14 @@ largest_divisor(uint64_t e, uint64_t most)
 }
 
 /*
-** Choose P's strategy, for speed, on a target without vectors. There a
-** loop costs its count, its pointers' steps and its branch for each
-** element and buys nothing else (no lanes to fill); an element written
-** out costs its expression's NODES nodes of code. So write out as many
+** Choose P's strategy, for speed, on a target that runs its code from a
+** small memory, where what is written out must pay for its bytes. With
+** vectors (P's lanes), a loop whose trip count is a multiple of the
+** lanes vectorizes as a block would, for less code: unroll what fits the
+** budget below, else loops, the innermost's tail split off. Without
+** vectors, a loop costs its count, its pointers' steps and its branch
+** for each element and buys nothing else; an element written out costs
+** its expression's NODES nodes of code. So write out as many
 ** elements as keep the code within PLAN_SCALAR_GROWTH times the loops',
 ** counting a loop as PLAN_LOOP_NODES nodes: the whole result when it
 ** fits (unroll), else the innermost loops that fit with the loops left
@@ -797,6 +802,14 @@ choose_scalar(struct plan *p, uint64_t limit, int nodes)
 		p->strategy = PLAN_UNROLL;
 		p->nblock = p->nloops;
 		p->block_count = p->count;
+		return;
+	}
+	if (p->lanes > 1) {
+		struct plan_loop *in = &p->loop[p->nloops - 1];
+
+		p->strategy = PLAN_LOOPS;
+		if (in->extent > (uint64_t)p->lanes)
+			in->tail = in->extent % (uint64_t)p->lanes;
 		return;
 	}
 	if (limit > PLAN_BLOCK_MAX)
@@ -897,7 +910,7 @@ choose_strategy(struct plan *p, const struct plan_request *rq, int nodes, struct
 	p->unroll_limit = limit;
 	p->why = WHY_ASKED;
 	if (rq->strategy == PLAN_AUTO && rq->goal == GOAL_SPEED && rq->stream != STREAM_ON
-	    && rq->target->vector_bytes == 0) {
+	    && rq->target->small_code) {
 		choose_scalar(p, limit, nodes);
 		return 0;
 	}
@@ -1127,6 +1140,7 @@ plan_build(struct plan *p, const struct bcast *b, const struct plan_request *rq,
 	p->contract = fma == (FMA_MULTIPLY | FMA_ADD);
 	mark_constant_args(p);
 	derive(p);
+	lower_code(p, b);
 	return 0;
 }
 
@@ -1136,5 +1150,7 @@ plan_free(struct plan *p)
 	free(p->offset);
 	free(p->value);
 	free(p->temps);
+	lower_free(&p->code);
+	free(p->pointer);
 	memset(p, 0, sizeof *p);
 }

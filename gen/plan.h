@@ -3,7 +3,8 @@
 ** data: the strategy, the loops with their extents, counters and the
 ** way each operand moves in each, where each operand is read, and the
 ** value stored as a tree of typed nodes with the parts computed once in
-** outer loops marked. The templates only spell it in C.
+** outer loops marked; and, laid out from those, the kernel's body as
+** code items (lower.c). The templates only spell it in C.
 */
 #ifndef PLAN_H
 #define PLAN_H
@@ -59,8 +60,9 @@ enum plan_why {
 	WHY_NO_BLOCK,		/* auto: no block fits: one loop, or an innermost loop
 				   longer than PLAN_BLOCK_MAX */
 	WHY_SIZE,		/* auto for size: a loop is smaller than a block */
-	WHY_SCALAR,		/* auto for speed without vectors: as many elements
-				   written out as the code budget allows */
+	WHY_SCALAR,		/* auto for speed on a small-code target: as many
+				   elements written out as the code budget allows
+				   (without vectors), or else loops */
 	WHY_STREAM		/* auto with --stream on: streaming stores need a loop */
 };
 
@@ -175,6 +177,36 @@ enum plan_store {
 	STORE_F16_F64		/* an f64 value, rounded to f16's bits directly */
 };
 
+/*
+** How tightly C binds a value as the templates spell it, loosest first;
+** templates/c.lua takes these levels from the model.
+*/
+enum plan_prec {
+	PREC_TERNARY = 1,	/* c ? a : b */
+	PREC_EQUALITY,		/* a != b */
+	PREC_ADD,		/* a + b */
+	PREC_MUL,		/* a * b */
+	PREC_UNARY,		/* -a, (T)a */
+	PREC_PRIMARY		/* a call, a name, an element */
+};
+
+/*
+** How C spells a kind of value, a form or a conversion: its name in the
+** model, which templates/c.lua spells, and the brackets its C nests (a
+** call, a cast, a parenthesis each count one): for a read or a literal,
+** around nothing else (bc_f16_to_f32(x[i]): two); for a form or a
+** conversion, around an argument at most (bc_wrap_i8((uint64_t)a): two).
+** The plan keeps a statement's brackets within PLAN_MAX_NEST by these.
+*/
+struct plan_spelling {
+	const char *name;
+	int brackets;
+};
+
+extern const struct plan_spelling plan_kind_spelling[];	/* by enum value_kind */
+extern const struct plan_spelling plan_form_spelling[];	/* by enum value_form */
+extern const struct plan_spelling plan_convert_spelling[];	/* by enum value_convert */
+
 struct plan_value {
 	enum value_kind kind;
 	const struct dtype *type;	/* the dtype of its value */
@@ -183,6 +215,7 @@ struct plan_value {
 	const struct op *op;		/* VALUE_OP */
 	const struct dtype *calc;	/* VALUE_OP: the dtype it computes in */
 	enum value_form form;		/* VALUE_OP */
+	enum plan_prec binds;		/* FORM_INFIX: how tightly its C operator binds */
 	enum value_convert convert;	/* VALUE_CONVERT */
 	int nargs;
 	int arg[BC_MAX_ARGS];		/* the values it applies to, made before it */
@@ -198,6 +231,102 @@ struct plan_value {
 	int constant_arg;		/* FORM_HELPER max/min of floats: 1 or 2 when that
 					   argument is a constant (never NaN), so the
 					   runtime's one-compare helper serves; else 0 */
+};
+
+/*
+** The code items: the kernel's body as the plan lays it out (lower.c),
+** which the templates spell in C and decide nothing of. Operands are
+** numbered as in the plan: the inputs, then nin for the output.
+*/
+
+/*
+** A pointer the code reads or writes through; the items name it by its
+** number in the plan's pointers.
+*/
+struct code_pointer {
+	int operand;		/* the operand it points into */
+	int loop;		/* the loop that moves it, or -1: the parameter itself */
+};
+
+/* Where a statement finds an operand's element, or an input's value. */
+enum code_at_kind {
+	AT_LOCAL,		/* the input's local, read once before */
+	AT_POINTER,		/* the element the pointer points at */
+	AT_OFFSET,		/* the element OFFSET elements on from the pointer */
+	AT_INDEX,		/* the element STRIDE times the counter of LOOP on (the
+				   counter plus the lane of a line, with LANE) */
+	AT_LINE			/* the line's element at the lane */
+};
+
+struct code_at {
+	enum code_at_kind kind;
+	int pointer;			/* AT_POINTER, AT_OFFSET, AT_INDEX */
+	uint64_t offset;		/* AT_OFFSET */
+	int loop;			/* AT_INDEX */
+	int64_t stride;			/* AT_INDEX */
+	int lane;			/* AT_INDEX */
+};
+
+enum code_kind {
+	CODE_COUNTERS,		/* the counters of LOOPS, of one type, BITS wide at least */
+	CODE_POINTER,		/* POINTER declared, pointing where FROM points */
+	CODE_LOCAL,		/* input OPERAND read once into its local, from AT */
+	CODE_TEMP,		/* value VALUE computed once, its inputs read as READS say */
+	CODE_STORE,		/* value VALUE, the root, stored into AT, its inputs read
+				   as READS say */
+	CODE_LOOP,		/* loop LOOP's counter (the lane of a line, with LANE) from 0
+				   (or from where it is, FROM_HERE) to TO (or to the head,
+				   TO_HEAD), moving the pointers of STEPS; BODY. ELEMENTS:
+				   its body is one element's statements */
+	CODE_ELEMENT,		/* one element written out: BODY, and where it is, WHERE:
+				   the values of the counters of loops LOOP on, or, with
+				   LOOP -1, its index in the result (none for a scalar) */
+	CODE_STREAM,		/* BODY, with the head: the elements of loop LOOP, of TO,
+				   before a line boundary of POINTER */
+	CODE_LINES,		/* the whole lines of loop LOOP, up to TO: BODY computes a
+				   line of LINE elements, stored around the cache at POINTER */
+	CODE_IF,		/* BODY where the target streams (in a hosted build, with
+				   HOSTED), else ORELSE */
+	CODE_FENCE,		/* the streaming stores made visible */
+	CODE_UNUSED,		/* OPERAND is not used */
+	CODE_EMPTY		/* nothing to do: the result has no elements */
+};
+
+/* A pointer a loop moves, and how far. */
+struct code_step {
+	int pointer;
+	int64_t by;
+};
+
+/* Code items in the order the C runs them. */
+struct code_list {
+	struct code_item *item;
+	int n;
+};
+
+/* One code item: the fields its kind names (enum code_kind); the others 0. */
+struct code_item {
+	enum code_kind kind;
+	int loop;			/* a loop of the plan; CODE_ELEMENT: WHERE's first */
+	int operand;			/* an input, or nin: the output */
+	int value;			/* a value of the plan */
+	int bits;			/* CODE_COUNTERS */
+	int lane, from_here, to_head;	/* CODE_LOOP */
+	int elements;			/* CODE_LOOP */
+	int hosted;			/* CODE_IF */
+	uint64_t to;			/* a loop's bound: its counter stays below it */
+	int line;			/* CODE_LINES */
+	int pointer, from;		/* pointers: numbers in the plan's */
+	struct code_at at;		/* CODE_LOCAL, CODE_STORE */
+	struct code_at *reads;		/* CODE_TEMP, CODE_STORE: one an input */
+	int *loops;			/* CODE_COUNTERS */
+	int nloops;
+	struct code_step *steps;	/* CODE_LOOP */
+	int nsteps;
+	uint64_t *where;		/* CODE_ELEMENT */
+	int nwhere;
+	struct code_list body, orelse;	/* the items it holds: CODE_LOOP, CODE_ELEMENT,
+					   CODE_STREAM, CODE_LINES, CODE_IF */
 };
 
 struct plan {
@@ -255,6 +384,10 @@ struct plan {
 	enum plan_store store;		/* how the value becomes the output's element */
 	int contract;			/* a float multiply may meet an add: keep them apart,
 					   under gcc's GNU dialects too */
+	struct code_list code;		/* the kernel's body, as code items */
+	struct code_pointer *pointer;	/* the pointers they name: each operand's parameter
+					   (the output's last), then those loops move */
+	int npointers;
 	const char *fault;		/* on error: the request's field at fault, as a
 					   spec names it ("loop_order"), or NULL */
 };

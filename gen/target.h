@@ -26,6 +26,8 @@ struct target {
 	int line_bytes;		/* a cache line, what a streaming store writes whole; 0: none */
 	int unaligned_cheap;	/* an unaligned vector access costs what an aligned one does */
 	int int_bits;		/* the natural integer width */
+	int small_code;		/* runs its code from a small memory (flash, TCM):
+				   what is written out must pay for its bytes */
 	int fetch_bytes;	/* instructions fetched a block at a time, where a loop
 				   that straddles a block runs slower; 0: no such block */
 	const char *about;	/* what the row is, for --target list */

@@ -1,7 +1,7 @@
 -- c.lua: how the plan is spelled in C. The plan (gen/plan.h) decides
 -- everything; this says only how each decision reads in C: the types,
--- the values of the computation, the signature. Runs in each template's
--- environment, after lib.lua.
+-- the values of the computation, the code items of the kernel's body,
+-- the signature. Runs in each template's environment, after lib.lua.
 
 -- The C type of each dtype, as stored.
 local ctypes = {
@@ -33,8 +33,12 @@ function narrowed(e)
   return e
 end
 
--- How tightly an expression binds, loosest first.
-local TERNARY, EQUALITY, ADD, MUL, UNARY, PRIMARY = 1, 2, 3, 4, 5, 6
+-- How tightly an expression binds, loosest first: the plan's levels
+-- (gen/plan.h), by which it counts the brackets a statement nests; none
+-- where no kernel was planned, and nothing is spelled.
+local levels = precedence or {}
+local TERNARY, EQUALITY, ADD, MUL, UNARY, PRIMARY =
+  levels.ternary, levels.equality, levels.add, levels.mul, levels.unary, levels.primary
 
 -- C's operator for each op computed by an operator.
 local operators = {
@@ -43,9 +47,6 @@ local operators = {
   greater = ">", greater_equal = ">=",
   logical_and = "&&", logical_or = "||", logical_xor = "!=",
 }
-
--- How tightly the C operator of each infix op binds: * and / above + and -.
-local infix_binding = {multiply = MUL, divide = MUL, add = ADD, subtract = ADD}
 
 -- An expression spelled: its text, how it binds, and whether it is a 0 or 1.
 local function expr(text, prec, is_bool)
@@ -89,9 +90,10 @@ local function literal(v)
 end
 
 -- A conversion of A, a value of dtype FROM, to dtype TO, as the plan
--- says it is done. A float saturates through the runtime's helper for
--- the C type it is held in (an f16's is a float): bc_f32_to_i16(x),
--- never through double.
+-- says it is done, within the brackets the plan counts for it
+-- (plan_convert_spelling in gen/plan.c). A float saturates through the
+-- runtime's helper for the C type it is held in (an f16's is a float):
+-- bc_f32_to_i16(x), never through double.
 local function conversion(how, a, from, to)
   if how == "none" then return a end
   if how == "cast" then return expr("(" .. ctype(to) .. ")" .. nest(a, UNARY), UNARY) end
@@ -105,7 +107,10 @@ local function conversion(how, a, from, to)
   error("unknown conversion " .. tostring(how))
 end
 
--- An op in the form the plan chose, on its arguments A spelled.
+-- An op in the form the plan chose, on its arguments A spelled. The
+-- brackets each nests around an argument are those the plan counts
+-- (plan_form_spelling in gen/plan.c): a spelling that nests more must
+-- say so there.
 local forms = {
   pass = function(v, a) return a[1] end,
   prefix = function(v, a)
@@ -113,7 +118,7 @@ local forms = {
     return expr(operators[v.op] .. nest(a[1], a[1].text:sub(1, 1) == "-" and PRIMARY or UNARY), UNARY)
   end,
   infix = function(v, a)
-    local op, prec = operators[v.op], infix_binding[v.op]
+    local op, prec = operators[v.op], v.binds
     local text = nest(a[1], prec)
     for k = 2, #a do text = text .. " " .. op .. " " .. nest(a[k], prec + 1) end
     return expr(text, prec)
@@ -158,6 +163,187 @@ end
 function result_name()
   return inplace and operands[1].name or "out"
 end
+
+-- The code items of the plan (gen/plan.h, struct code_item) spelled in
+-- C. The plan lays out every declaration, loop and statement; these say
+-- only how each reads, and name what it declares through declare().
+
+-- "x", or "out": the parameter of operand O, the output after the inputs.
+local function parameter(o)
+  return o > #operands and result_name() or operands[o].name
+end
+
+-- "x_0": the name of pointer K of the kernel's pointers, which its
+-- loop moves through its operand; without a loop, the parameter itself.
+-- Each is named once, and kept in POINTER_NAMES.
+local pointer_names = {}
+local function pointer(k)
+  if not pointer_names[k] then
+    local p = pointers[k]
+    local base = parameter(p.operand)
+    pointer_names[k] = p.loop and declare(base .. "_" .. p.loop,
+      "a pointer kernel '" .. name .. "' moves through " .. base) or base
+  end
+  return pointer_names[k]
+end
+
+-- "i0": the counter of loop L.
+local function counter(l)
+  return declare("i" .. l, "a loop counter of kernel '" .. name .. "'")
+end
+
+-- The streaming stores' names: the elements before a line boundary, the
+-- line computed before it is stored, and an element of it.
+local function head_name()
+  return declare("head", "the elements kernel '" .. name .. "' writes before a line boundary")
+end
+local function line_name()
+  return declare("line", "the line of the output kernel '" .. name .. "' computes before streaming it")
+end
+local function lane_name()
+  return declare("lane", "an element of a line in kernel '" .. name .. "'")
+end
+
+-- "x_v": the local that holds input I's value where the plan reads it once.
+local function local_name(i)
+  local op = operands[i].name
+  return declare(op .. "_v", "the local that holds " .. op .. "'s value in kernel '" .. name .. "'")
+end
+
+-- "x_0[3]", "*x", "x[i1 * 4]", "x[(i1 + lane) * 4]", "line[lane]": the
+-- element AT.
+local function element(at)
+  if at.kind == "line" then return line_name() .. "[" .. lane_name() .. "]" end
+  local p = pointer(at.pointer)
+  if at.kind == "pointer" then return "*" .. p end
+  if at.kind == "offset" then return p .. "[" .. at.offset .. "]" end
+  local i = counter(at.loop)
+  if at.lane then i = i .. " + " .. lane_name() end
+  if at.stride == 1 then return p .. "[" .. i .. "]" end
+  return p .. "[" .. (at.lane and "(" .. i .. ")" or i) .. " * " .. at.stride .. "]"
+end
+
+-- A function that spells a read of an input as READS say: its local,
+-- or its element, widened if f16.
+local function reader(reads)
+  return function(v)
+    local at = reads[v.operand]
+    if at.kind == "local" then return local_name(v.operand) end
+    return widened(v.operand, element(at))
+  end
+end
+
+-- The statements, each spelled as one line.
+local statements = {
+  counters = function(it)
+    local list = {}
+    for k, l in ipairs(it.loops) do list[k] = counter(l) end
+    return "uint_fast" .. it.bits .. "_t " .. table.concat(list, ", ") .. ";"
+  end,
+  pointer = function(it)
+    local o = pointers[it.pointer].operand
+    local pointee = o > #operands and ctype(out_dtype) or "const " .. ctype(operands[o].dtype)
+    return pointee .. " *" .. pointer(it.pointer) .. " = " .. pointer(it.from) .. ";"
+  end,
+  ["local"] = function(it)
+    local i = it.operand
+    return "const " .. vtype(operands[i].dtype) .. " " .. local_name(i) .. " = " .. widened(i, element(it.at)) .. ";"
+  end,
+  -- with the text it computes as a comment, unless it is a temporary
+  -- only to keep the code shallow
+  temp = function(it)
+    local v = values[it.value]
+    local note = v.text and not v.split and "\t/* " .. v.text .. " */" or ""
+    local t = declare("t" .. v.temp, "a value kernel '" .. name .. "' computes once")
+    return "const " .. vtype(v.type) .. " " .. t .. " = " .. spell(values, it.value, reader(it.reads), true).text .. ";" .. note
+  end,
+  store = function(it)
+    return element(it.at) .. " = " .. narrowed(spell(values, it.value, reader(it.reads)).text) .. ";"
+  end,
+  fence = function() return "bc_stream_fence();" end,
+  unused = function(it) return "(void)" .. parameter(it.operand) .. ";" end,
+  empty = function() return "/* The result has no elements: nothing to do. */" end,
+}
+
+local blocks
+
+-- The lines of code items ITEMS at DEPTH tabs, appended to INTO (a new
+-- list when nil); return INTO.
+function spell_code(items, depth, into)
+  into = into or {}
+  for _, it in ipairs(items) do
+    if blocks[it.kind] then
+      blocks[it.kind](it, depth, into)
+    else
+      into[#into + 1] = string.rep("\t", depth) .. statements[it.kind](it)
+    end
+  end
+  return into
+end
+
+-- The items that hold others, each appending its lines at DEPTH to INTO.
+blocks = {
+  -- "for (i0 = 0; i0 < 8; i0++, x_0 += 3) {" ... "} /* i0 */"; a loop of
+  -- one element's statements closes unnamed, in braces only around more
+  -- than one
+  loop = function(it, depth, into)
+    local tabs, i = string.rep("\t", depth), it.lane and lane_name() or counter(it.loop)
+    local steps = {i .. "++"}
+    for _, s in ipairs(it.steps) do steps[#steps + 1] = pointer(s.pointer) .. " += " .. s.by end
+    local head = "for (" .. (it.from and i .. " = " .. it.from or "") .. "; " .. i .. " < "
+      .. (it.to_head and head_name() or it.to) .. "; " .. table.concat(steps, ", ") .. ")"
+    if it.elements and #it.body == 1 then
+      into[#into + 1] = tabs .. head
+      spell_code(it.body, depth + 1, into)
+      return
+    end
+    into[#into + 1] = tabs .. head .. " {"
+    spell_code(it.body, depth + 1, into)
+    into[#into + 1] = tabs .. (it.elements and "}" or "} /* " .. i .. " */")
+  end,
+  -- "{ const float x_v = x[3]; out[3] = x_v * x_v; }  /* i1 = 1, i2 = 3 */":
+  -- one line, with where the element is in the loops, or in the result
+  element = function(it, depth, into)
+    local s, at = {}, {}
+    for k, item in ipairs(it.body) do s[k] = statements[item.kind](item) end
+    local text = #s > 1 and "{ " .. table.concat(s, " ") .. " }" or s[1]
+    if it.counters then
+      for k, c in ipairs(it.counters) do at[k] = "i" .. (it.loop + k - 1) .. " = " .. c end
+      text = text .. "  /* " .. table.concat(at, ", ") .. " */"
+    elseif #it.index > 0 then
+      text = text .. "  /* [" .. table.concat(it.index, ",") .. "] */"
+    end
+    into[#into + 1] = string.rep("\t", depth) .. text
+  end,
+  -- the head: the elements before the output's first line boundary
+  stream = function(it, depth, into)
+    local tabs, p = string.rep("\t", depth), pointer(it.pointer)
+    into[#into + 1] = tabs .. "{"
+    into[#into + 1] = tabs .. "\tconst size_t " .. head_name() .. " = bc_stream_head(" .. p .. ", sizeof *" .. p .. ", " .. it.to .. ");"
+    spell_code(it.body, depth + 1, into)
+    into[#into + 1] = tabs .. "}"
+  end,
+  -- whole lines, each computed into a line and stored around the cache
+  lines = function(it, depth, into)
+    local tabs, i, line = string.rep("\t", depth), counter(it.loop), line_name()
+    into[#into + 1] = tabs .. "for (; " .. i .. " + " .. it.line .. " <= " .. it.to .. "; " .. i .. " += " .. it.line .. ") {"
+    into[#into + 1] = tabs .. "\t" .. ctype(out_dtype) .. " " .. line .. "[" .. it.line .. "];"
+    into[#into + 1] = tabs .. "\tsize_t " .. lane_name() .. ";"
+    spell_code(it.body, depth + 1, into)
+    into[#into + 1] = tabs .. "\tbc_stream_line_" .. out_dtype .. "(" .. pointer(it.pointer) .. " + " .. i .. ", " .. line .. ");"
+    into[#into + 1] = tabs .. "}"
+  end,
+  -- where the target has streaming stores (BC_STREAM, bc_stream.h)
+  ["if"] = function(it, depth, into)
+    into[#into + 1] = it.hosted and "#if BC_STREAM && __STDC_HOSTED__" or "#if BC_STREAM"
+    spell_code(it.body, depth, into)
+    if #it.orelse > 0 then
+      into[#into + 1] = "#else"
+      spell_code(it.orelse, depth, into)
+    end
+    into[#into + 1] = "#endif"
+  end,
+}
 
 -- The kernel's C signature, without the final ';'. Its pointers are
 -- BC_RESTRICT, which the header defines for C and C++ alike.

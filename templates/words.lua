@@ -358,6 +358,12 @@ function en.why(p)
   if p.why == "small" then
     return s .. "the result's " .. p.count .. " element" .. (p.count == 1 and " is" or "s are") .. " within the unroll limit (" .. p.limit ..
       "), so each element gets a statement of its own, with no loop."
+  elseif p.why == "scalar" and p.vector_bytes > 0 then
+    return s .. "the target, " .. p.target .. ", runs its code from a small memory, so elements are written out only where they keep the code within " ..
+      p.growth .. " times the loops' (" .. p.budget .. " expression nodes, an element counted as its " .. p.nodes .. ", a loop as " .. p.loop_nodes .. "): " ..
+      (p.strategy == "unroll" and "all " .. p.count .. " of the result fit, each a statement of its own, with no loop." or
+       "the result's " .. p.count .. " do not, and a loop whose trip count is a multiple of " .. p.lanes ..
+       " (the elements of the narrowest type in its " .. p.vector_bytes .. "-byte vector) vectorizes as a block would, for less code.")
   elseif p.why == "scalar" then
     return s .. "the target, " .. p.target .. ", has no vector registers, so a loop buys nothing but costs a count and a branch for each element; " ..
       "elements are written out, as many as keep the code within " .. p.growth .. " times the loops' (" .. p.budget ..
@@ -388,6 +394,12 @@ function zh.why(p)
   local s = "auto 选了 " .. p.strategy .. "："
   if p.why == "small" then
     return s .. "结果只有 " .. p.count .. " 个元素，不超过展开上限（" .. p.limit .. "），所以每个元素各写一条语句，没有循环。"
+  elseif p.why == "scalar" and p.vector_bytes > 0 then
+    return s .. "目标 " .. p.target .. " 从一块小存储器运行代码，所以只在代码不超过循环的 " .. p.growth .. " 倍时才展开写出元素（" .. p.budget ..
+      " 个表达式节点，每个元素按它的 " .. p.nodes .. " 个计，一层循环按 " .. p.loop_nodes .. " 个计）：" ..
+      (p.strategy == "unroll" and "结果的 " .. p.count .. " 个元素全部放得下，每个元素一条语句，没有循环。" or
+       "结果的 " .. p.count .. " 个元素放不下；而次数是 " .. p.lanes .. "（它的 " .. p.vector_bytes ..
+       " 字节向量能装下的最窄类型的元素个数）的倍数的循环，和块一样能向量化，代码却更少。")
   elseif p.why == "scalar" then
     return s .. "目标 " .. p.target .. " 没有向量寄存器，循环带不来好处，每个元素却要多一次计数和一次跳转；" ..
       "所以把元素展开写出，以代码不超过循环的 " .. p.growth .. " 倍为限（" .. p.budget ..

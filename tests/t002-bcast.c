@@ -233,6 +233,23 @@ main(void)
 			                       i == 998 ? "2" : i == 999 ? "3" : "1");
 		ok1(resolve(args, 0, 0) == BC_ERR_MISMATCH && b.err_a == 998 && b.err_b == 999);
 	}
+
+	/* broadcast_to: the shape takes part, and is no operand once resolved */
+	{
+		struct operand to;
+		struct strbuf err = {0};
+
+		ok1(operand_parse("out=3,2,2", &to, LANG_EN, &err) == 0);
+		ok1(resolve("x=1,2,1", 0, 0) == BC_OK);
+		bcast_free(&b);
+		bcast_resolve_to(&b, ops, 1, &to);
+		ok1(result_is("3,2,2") && b.nops == 1 && strides_are(0, (long long[]){0, 1, 0}));
+		ok1(operand_parse("out=3,3,2", &to, LANG_EN, &err) == 0);
+		bcast_free(&b);
+		bcast_resolve_to(&b, ops, 1, &to);
+		ok1(b.err == BC_ERR_MISMATCH && b.nops == 2 && message_has("out(3,3,2)"));
+		sb_free(&err);
+	}
 	bcast_free(&b);
 	return done_testing();
 }

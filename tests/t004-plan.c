@@ -2,7 +2,8 @@
 ** t004-plan: the planner's decisions, without Lua: loops and their
 ** extents, how each operand moves, where each input is read, the
 ** strategy, the unrolled offsets, the typed value tree, the values
-** computed once and the loops put in another order.
+** computed once, the loops put in another order and the code items laid
+** out from it all.
 */
 #include <string.h>
 
@@ -808,6 +809,101 @@ plan_goal(const char *args, const char *comp, const char *t, enum plan_goal goal
 ** --optimize size, the 32-bit size_t limit, max and min against a
 ** constant.
 */
+/* Return item K of LIST, or an empty item (kind -1) past its end. */
+static const struct code_item *
+item(const struct code_list *list, int k)
+{
+	static struct code_item none;
+
+	none.kind = (enum code_kind)-1;
+	return k >= 0 && k < list->n ? &list->item[k] : &none;
+}
+
+/* Return 1 if pointer K is OPERAND's, moved by LOOP (-1: its parameter). */
+static int
+pointer_is(int k, int operand, int loop)
+{
+	return k >= 0 && k < p.npointers && p.pointer[k].operand == operand
+	       && p.pointer[k].loop == loop;
+}
+
+/* Return 1 if AT is where KIND says, through the pointer of OPERAND moved by LOOP. */
+static int
+at_is(const struct code_at *at, enum code_at_kind kind, int operand, int loop)
+{
+	return at->kind == kind && pointer_is(at->pointer, operand, loop);
+}
+
+/*
+** The code items laid out from the plan: the counters by type, each
+** loop after what is read once and the pointers it moves, one element's
+** statements in the innermost loop, the streaming head, lines and tail
+** under their #if, a block's elements with where they are, and an
+** empty result's operands unused.
+*/
+static void
+test_code(void)
+{
+	const struct code_item *loop0, *loop1, *inner, *store, *head, *lines;
+
+	ok1(plan_for("x=8,64,56,56 b=64,1,1", "add", "f32", PLAN_LOOPS) == 0);
+	ok1(p.code.n == 5 && item(&p.code, 0)->kind == CODE_COUNTERS
+	    && item(&p.code, 0)->bits == 8 && item(&p.code, 0)->nloops == 2
+	    && item(&p.code, 1)->bits == 16 && item(&p.code, 1)->loops[0] == 2);
+	ok1(item(&p.code, 2)->kind == CODE_POINTER && pointer_is(item(&p.code, 2)->pointer, 0, 0)
+	    && pointer_is(item(&p.code, 2)->from, 0, -1)
+	    && pointer_is(item(&p.code, 3)->pointer, 2, 0));
+	loop0 = item(&p.code, 4);
+	ok1(loop0->kind == CODE_LOOP && loop0->loop == 0 && loop0->to == 8 && !loop0->elements
+	    && loop0->nsteps == 2 && loop0->steps[0].by == 200704);
+	loop1 = item(&loop0->body, 3);	/* after x's, b's and out's pointers */
+	ok1(pointer_is(item(&loop0->body, 1)->from, 1, -1) && loop1->kind == CODE_LOOP
+	    && loop1->loop == 1 && loop1->nsteps == 3);
+	ok1(item(&loop1->body, 0)->kind == CODE_LOCAL && item(&loop1->body, 0)->operand == 1
+	    && at_is(&item(&loop1->body, 0)->at, AT_POINTER, 1, 1));
+	inner = item(&loop1->body, 1);
+	store = item(&inner->body, 0);
+	ok1(inner->kind == CODE_LOOP && inner->elements && inner->to == 3136 && inner->body.n == 1
+	    && store->kind == CODE_STORE && store->value == p.nvalues - 1
+	    && at_is(&store->at, AT_INDEX, 2, 1) && store->at.loop == 2 && store->at.stride == 1
+	    && at_is(&store->reads[0], AT_INDEX, 0, 1) && store->reads[1].kind == AT_LOCAL);
+
+	/* streaming: the head, the lines and the tail, else the plain loop */
+	ok1(request("x=3,1000 y=1000", "add", "f32") == 0);
+	rq.stream = STREAM_ON;
+	ok1(build() == 0 && p.code.n == 6 && item(&p.code, 5)->kind == CODE_IF
+	    && item(&item(&p.code, 5)->body, 0)->kind == CODE_FENCE);
+	loop0 = item(&p.code, 4);
+	ok1(item(&loop0->body, 0)->kind == CODE_IF && !item(&loop0->body, 0)->hosted
+	    && item(&loop0->body, 0)->orelse.n == 2
+	    && item(&item(&loop0->body, 0)->orelse, 0)->to == 992
+	    && item(&item(&loop0->body, 0)->orelse, 1)->from_here);
+	inner = item(&item(&loop0->body, 0)->body, 0);
+	head = item(&inner->body, 0);
+	lines = item(&inner->body, 1);
+	ok1(inner->kind == CODE_STREAM && inner->to == 1000 && pointer_is(inner->pointer, 2, 0)
+	    && head->to_head && lines->kind == CODE_LINES && lines->line == 16
+	    && item(&inner->body, 2)->from_here && item(&inner->body, 2)->to == 1000);
+	store = item(&item(&lines->body, 0)->body, 0);
+	ok1(item(&lines->body, 0)->lane && item(&lines->body, 0)->to == 16
+	    && store->at.kind == AT_LINE && store->reads[0].lane);
+
+	/* elements written out: where each is in the loops, or in the result */
+	ok1(plan_for("x=3,5,7 y=7", "add", "f32", PLAN_BLOCK) == 0);
+	inner = item(&item(&p.code, 3)->body, 2);
+	ok1(inner->kind == CODE_ELEMENT && inner->loop == 1 && inner->nwhere == 1
+	    && inner->where[0] == 2 && item(&inner->body, 0)->at.offset == 2);
+	ok1(plan_for("x=4,1,3 y=3", "x * y + y", "f32", PLAN_UNROLL) == 0 && p.code.n == 12);
+	inner = item(&p.code, 5);
+	ok1(inner->kind == CODE_ELEMENT && inner->loop == -1 && inner->nwhere == 3
+	    && inner->where[0] == 1 && inner->where[1] == 0 && inner->where[2] == 2
+	    && item(&inner->body, 0)->kind == CODE_LOCAL && item(&inner->body, 0)->operand == 1
+	    && item(&inner->body, 1)->at.offset == 5);
+	ok1(plan_for("x=0,3 y=3", "add", "f32", PLAN_AUTO) == 0 && p.code.n == 4
+	    && item(&p.code, 0)->kind == CODE_EMPTY && item(&p.code, 3)->kind == CODE_UNUSED
+	    && item(&p.code, 3)->operand == 2);
+}
+
 static void
 test_firmware(void)
 {
@@ -996,9 +1092,10 @@ within_budget(int nodes)
 /*
 ** Each decision on each row: the lanes, when to unroll and write out a
 ** block, the tail, whether to stream and in which lines, whether to align
-** loops, and what the addresses reach. A row's facts decide, and nothing else: a vector row
-** plans as generic does with its vector bytes, a row without vectors
-** writes out what the code budget allows.
+** loops, and what the addresses reach. A row's facts decide, and nothing
+** else: a row with plenty of code memory plans as generic does with its
+** vector bytes; a row with small code writes out what the code budget
+** allows, and with vectors runs loops, their tails split, otherwise.
 */
 static void
 test_rows(void)
@@ -1035,11 +1132,13 @@ test_rows(void)
 				bits = rq.in_dtype[i]->bits < bits ? rq.in_dtype[i]->bits : bits;
 			rq.target = &like;
 			if (build() != 0 || (want = p, p.offset = NULL, p.value = NULL,
-			                     p.temps = NULL, rq.target = t, build()) != 0) {
+			                     p.temps = NULL, p.code.item = NULL, p.code.n = 0,
+			                     p.pointer = NULL, p.npointers = 0, rq.target = t,
+			                     build()) != 0) {
 				ok(0, "%s: %s plans", rows[r], cases[c]);
 				continue;
 			}
-			if (t->vector_bytes > 0)
+			if (!t->small_code)
 				ok(p.lanes == lanes_of(t, bits) && p.strategy == want.strategy
 				   && p.nloops == want.nloops && p.nblock == want.nblock
 				   && p.block_count == want.block_count && p.slp_only == want.slp_only
@@ -1047,6 +1146,14 @@ test_rows(void)
 				      == want.loop[want.nloops ? want.nloops - 1 : 0].tail,
 				   "%s: %s: %d lanes, and the plan of %d vector bytes", rows[r],
 				   cases[c], p.lanes, t->vector_bytes);
+			else if (t->vector_bytes > 0)
+				ok(p.lanes == lanes_of(t, bits) && p.why == WHY_SCALAR && within_budget(e.n)
+				   && (p.strategy == PLAN_UNROLL
+				       || (p.strategy == PLAN_LOOPS && p.loop[p.nloops - 1].tail
+				           == (p.loop[p.nloops - 1].extent > (uint64_t)p.lanes
+				               ? p.loop[p.nloops - 1].extent % (uint64_t)p.lanes : 0))),
+				   "%s: %s: small code, %d lanes, so %s within the code budget",
+				   rows[r], cases[c], p.lanes, plan_strategy_name(p.strategy));
 			else
 				ok(p.lanes == 1 && p.why == WHY_SCALAR && !p.slp_only && within_budget(e.n)
 				   && (p.nloops == 0 || p.loop[p.nloops - 1].tail == 0),
@@ -1127,6 +1234,7 @@ main(void)
 	test_hoisting();
 	test_reorder();
 	test_depth();
+	test_code();
 	test_firmware();
 	test_targets();
 	plan_free(&p);
