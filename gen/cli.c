@@ -31,13 +31,15 @@ static const char usage_text[] =
 "\n"
 "actions:\n"
 "  -o, --output FILE.c  write the kernel to FILE.c and its header to FILE.h\n"
+"  --name NAME       the function's name (default: FILE without .c)\n"
 "  --shape           print only the result shape, as 2,3,4 (rank 0: empty line)\n"
 "  --explain         walk through the broadcast rules step by step, then\n"
 "                    the loops the kernel makes of them\n"
 "                    (--shape and --explain: not with a SPEC)\n"
 "  --format F        what --explain writes: text (default), svg (a picture\n"
 "                    of the broadcast) or html (one page with the\n"
-"                    explanation, the picture and the kernel)\n"
+"                    explanation, the picture and the kernel); what --list\n"
+"                    writes: text (default) or json\n"
 "  --elements        --explain lists every element of the result with the\n"
 "                    elements it reads, for results of up to 256 elements\n"
 "                    (in the text and on the page, not in the picture)\n"
@@ -46,59 +48,16 @@ static const char usage_text[] =
 "  -MT, --depfile-target TARGET\n"
 "                    the depfile's target instead of FILE.c and FILE.h\n"
 "                    (a stamp file, say)\n"
+"  --list ops        print the op table, a line per op, or with --format json\n"
+"                    every field of each op's row; only --format goes with it\n"
 "\n"
 "";
 
-/* The options that describe the kernel, and the others. */
+/*
+** The end of the options that describe the kernel (print_help puts
+** their rows, from fields.c, before it), and the other options.
+*/
 static const char kernel_text[] =
-"the kernel:\n"
-"  --op OP           the operation (default add), by NumPy's name (subtract,\n"
-"                    floor_divide, ...) or a short one: %OPS\n"
-"  --expr E          a fused expression of the operands instead of --op:\n"
-"                    'max(x*w + b, 0)'; C's operators and precedence, casts\n"
-"                    f32(a) i16(a) ..., and calls %FUNCS\n"
-"  --dtype T         the type computed in (default: NumPy's promotion of the\n"
-"                    operands' dtypes, f32 for an operand without one);\n"
-"                    NAME:T=SHAPE gives an operand its own stored type,\n"
-"                    converted to T on load. The dtypes: %DTYPES\n"
-"  --out-dtype T     the result's stored type (default T; u8 for comparisons\n"
-"                    and logical ops)\n"
-"  --name NAME       the function's name (default: FILE without .c)\n"
-"  --axis K          Paddle's elementwise axis for two operands x, y\n"
-"                    (-1 is the NumPy rule, the default without --axis),\n"
-"                    from -R to R-1 (R the larger rank); an axis k below -1\n"
-"                    means |rank x - rank y| + k + 1, as in Paddle\n"
-"  --inplace         the result is written into the first operand, whose\n"
-"                    shape it must have\n"
-"  --out-shape S     the result shape: copy broadcasts its operand to S;\n"
-"                    any other op checks that its result is S\n"
-"  --strategy S      unroll (a statement per element), loops (a loop nest,\n"
-"                    the innermost trip count a multiple of the vector\n"
-"                    width, the rest after it), block (loops around their\n"
-"                    innermost loops written out, up to 64 elements) or\n"
-"                    auto (default): unroll up to the limit, else block\n"
-"                    when the innermost loop fits in one and its trip\n"
-"                    count is not a multiple of the vector width, and\n"
-"                    widened to one; else loops\n"
-"  --unroll-limit N  elements unrolled at most (default 64, at most 512)\n"
-"  --loop-order P    run the plan's loops in the order P, outermost first:\n"
-"                    a permutation of them, such as 1,0\n"
-"  --stream S        non-temporal stores for the output, whole 64-byte\n"
-"                    lines around the cache: auto (default: when the data\n"
-"                    pass the cache size, in hosted builds), on or off\n"
-"  --cache-size B    the last-level cache's bytes for --stream auto\n"
-"                    (default: the target's; suffixes K, M, G)\n"
-"  --target T        the machine generated for, a row of the target table\n"
-"                    (--target list prints it): generic (default), x86-64,\n"
-"                    x86-64-v2, x86-64-v3, x86-64-v4, cortex-m0, cortex-m4f,\n"
-"                    cortex-m7, cortex-m55, rv32imac, rv32imafc\n"
-"  --optimize G      what auto aims for: speed (default) or size: loops\n"
-"                    from two elements on, without blocks, vector tails,\n"
-"                    loop alignment or streaming\n"
-"  --lang L          the language of --explain and of the messages about\n"
-"                    shapes, operands as written (NAME=SHAPE), axes and\n"
-"                    in-place results: en (default) or zh (the chinese of\n"
-"                    the seed documents)\n"
 "  Integers are decimal digits, with '-' before a negative one.\n"
 "\n"
 "other options:\n"
@@ -146,19 +105,21 @@ static const char status_text[] =
 "go together).\n";
 
 /*
-** Print the help: usage_text, kernel_text, limits_text and status_text, with the
-** lists read from the tables in place of %OPS, %FUNCS and %DTYPES, each
-** wrapped to 78 columns.
+** Print the help: usage_text, the rows of fields.c, kernel_text,
+** limits_text and status_text, with the lists read from the tables in
+** place of %OPS, %FUNCS, %DTYPES and %TARGETS, each wrapped to 78 columns.
 */
 static void
 print_help(void)
 {
-	static const char *const marks[] = {"%OPS", "%FUNCS", "%DTYPES", NULL};
+	static const char *const marks[] = {"%OPS", "%FUNCS", "%DTYPES", "%TARGETS", NULL};
 	struct strbuf out = {0}, text = {0};
 	const char *p;
 	int col = 0;
 
 	sb_add(&text, usage_text);
+	sb_add(&text, "the kernel:\n");
+	field_help(&text, 20);	/* from column 20, as the other options' text */
 	sb_add(&text, kernel_text);
 	sb_add(&text, limits_text);
 	sb_add(&text, status_text);
@@ -172,7 +133,9 @@ print_help(void)
 			struct strbuf list = {0};
 			const char *w;
 
-			if (k == 2)
+			if (k == 3)
+				target_names(&list);
+			else if (k == 2)
 				dtype_list(&list);
 			else
 				op_list(&list, k == 1);
@@ -222,6 +185,7 @@ static const struct action {
 	{"--format", NULL, 1, offsetof(struct cli, format)},
 	{"--elements", NULL, 0, offsetof(struct cli, elements)},
 	{"--timings", NULL, 0, offsetof(struct cli, timings)},
+	{"--list", NULL, 1, offsetof(struct cli, list)},
 	{NULL, NULL, 0, 0}
 };
 
@@ -371,6 +335,34 @@ take_option(int argc, char **argv, int *i, struct cli *c, struct desc *d)
 	return k >= 0;
 }
 
+/* What --list prints, and the formats it writes (text, the default, or json). */
+static const char *const list_names[] = {"ops"};
+static const char *const list_formats[] = {"text", "json"};
+
+/*
+** Print the table that --list names (the op table: op_table) in its
+** --format, and exit; exit with a usage error if anything but --format
+** comes with it.
+*/
+static void
+print_list(const struct cli *c, const struct desc *d)
+{
+	struct strbuf out = {0};
+	int json = c->format ? find_name(list_formats, 2, c->format) : 0;
+
+	if (find_name(list_names, 1, c->list) < 0)
+		usage_error("bad list '%s': expected ops", c->list);
+	if (json < 0)
+		usage_error("bad format '%s' for --list: expected text or json", c->format);
+	if (d->nops > 0 || d->given || c->spec || c->output || c->depfile || c->dep_target
+	    || c->shape || c->explain || c->elements || c->tmpldir || c->dump_lua || c->name
+	    || c->timings)
+		usage_error("--list prints a table: not with operands, a spec file or "
+		            "options other than --format");
+	op_table(&out, json == 1, expr_operator);
+	finish(out.s, EXIT_OK);
+}
+
 /*
 ** Read the command line into C (what to do) and D (the kernel, its
 ** computation read and checked). Exits on any error in it: 2 for bad
@@ -425,6 +417,8 @@ cli_read(int argc, char **argv, struct cli *c, struct desc *d)
 			usage_error("unknown option '%s'", arg);
 		}
 	}
+	if (c->list)
+		print_list(c, d);
 	if (c->tmpldir && !*c->tmpldir)
 		usage_error("--templates needs a directory, not an empty string");
 	if (c->output) {
@@ -442,6 +436,8 @@ cli_read(int argc, char **argv, struct cli *c, struct desc *d)
 			    "one the kernels include: choose another name", c->output, header.s);
 		sb_free(&header);
 	}
+	if (c->format && !c->explain)
+		usage_error("--format needs --explain or --list: it chooses what they write");
 	if (c->format) {
 		int k = find_name(format_names, NFORMATS, c->format);
 
@@ -452,9 +448,8 @@ cli_read(int argc, char **argv, struct cli *c, struct desc *d)
 	if (c->shape && c->explain)
 		usage_error("--shape prints only the result shape: not with --explain, "
 		            "which walks through it");
-	if ((c->format || c->elements) && !c->explain)
-		usage_error("%s needs --explain: it says how to explain",
-		            c->format ? "--format" : "--elements");
+	if (c->elements && !c->explain)
+		usage_error("--elements needs --explain: it says how to explain");
 	if (c->elements && c->as == FORMAT_SVG)
 		usage_error("--elements lists the elements in words: with --format text "
 		            "or html, not svg");

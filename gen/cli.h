@@ -31,6 +31,7 @@ struct cli {
 	const char *spec;	/* a spec file, or NULL */
 	const char *name;	/* --name, or NULL */
 	int timings;		/* --timings */
+	const char *list;	/* --list WHAT, or NULL */
 };
 
 void cli_read(int argc, char **argv, struct cli *c, struct desc *d);

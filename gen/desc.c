@@ -22,6 +22,7 @@ desc_init(struct desc *d, enum desc_source source)
 	d->unroll_limit = PLAN_UNROLL_DEFAULT;
 	d->stream = STREAM_AUTO;
 	d->target = target_default();
+	strcpy(d->out_shape.name, "out");
 }
 
 /* Append the kernel's operand limit and its reason. */
@@ -94,8 +95,7 @@ desc_add_operand(struct desc *d, const char *text, struct strbuf *err)
 		operand_limit(err);
 		return -1;
 	}
-	/* one more than the inputs: copy's out shape goes last */
-	if (d->nops + 2 > d->cap) {
+	if (d->nops + 1 > d->cap) {
 		d->cap = d->cap ? d->cap * 2 : 8;
 		d->operand = xrealloc(d->operand, (size_t)d->cap * sizeof *d->operand);
 	}
@@ -184,6 +184,8 @@ desc_finish(struct desc *d, struct strbuf *where, struct strbuf *err)
 	const char **names;
 	int r;
 
+	d->axis_mode = field_given(d, field_find("axis", FROM_SPEC));
+	d->has_out_shape = field_given(d, field_find("out_shape", FROM_SPEC));
 	if (d->nops == 0) {
 		sb_add(err, d->source == FROM_CLI ? "no operands: give at least one NAME=SHAPE"
 		       : "no operands: list them in order, as \"x=2,3\", \"y=3\"");

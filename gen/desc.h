@@ -19,9 +19,9 @@ enum desc_source {
 struct desc {
 	enum desc_source source;
 	char *name;			/* the function's, or NULL: from -o */
-	struct operand *operand;	/* inputs, and room for copy's out shape */
+	struct operand *operand;	/* inputs */
 	int nops;			/* inputs: any number; a kernel's at most PLAN_MAX_INPUTS */
-	int cap;			/* room in operand[], one more than nops at least */
+	int cap;			/* room in operand[] */
 	int *slot;			/* operands by name: 1 + index, 0 empty; nslots, a power of 2 */
 	int nslots;
 	int shapes_only;		/* no kernel is made: past PLAN_MAX_INPUTS, skip the computation */
@@ -31,13 +31,13 @@ struct desc {
 	int promoted;			/* dtype is NumPy's promotion of the operands' own dtypes */
 	const struct dtype **stored;	/* each input's stored dtype, once desc_finish ran */
 	const struct dtype *out_dtype;	/* --out-dtype, or NULL: the root's */
-	int axis_mode;			/* --axis given */
+	int axis_mode;			/* --axis given: desc_finish reads the row's bit */
 	int axis;			/* its value, or BCAST_NUMPY_AXIS */
 	int inplace;			/* --inplace */
-	int has_out_shape;		/* --out-shape given */
+	int has_out_shape;		/* --out-shape given: desc_finish reads the row's bit */
 	struct operand out_shape;	/* its shape, named "out" */
 	enum plan_strategy strategy;	/* --strategy */
-	uint64_t unroll_limit;		/* --unroll-limit */
+	int unroll_limit;		/* --unroll-limit */
 	int loop_order[SHAPE_MAX_RANK];	/* --loop-order: the plan's loops, outermost first */
 	int nloop_order;		/* 0: the planner's order */
 	enum plan_stream_ask stream;	/* --stream */
@@ -70,5 +70,6 @@ int field_set(struct desc *d, int field, const char *value, struct strbuf *err);
 void field_label(struct strbuf *sb, enum desc_source source, const char *name);
 void field_list(struct strbuf *sb);
 void field_show(struct strbuf *sb, const struct desc *d);
+void field_help(struct strbuf *sb, int column);
 
 #endif

@@ -55,6 +55,7 @@ struct expr {
 
 int expr_parse(struct expr *e, const char *src, const char *const *names, int nnames,
                struct strbuf *err);
+const char *expr_operator(enum op_id id);
 void expr_from_op(struct expr *e, const struct op *op, int nargs);
 int expr_tests_truth(const struct expr_node *n, int k);
 void expr_computed_operands(const struct expr *e, int *computed, int nops);

@@ -61,6 +61,8 @@ static const struct unop {
 	{"-", OP_ID_NEGATIVE}, {"!", OP_ID_LOGICAL_NOT}, {"~", OP_ID_INVERT}, {NULL, NOP_IDS}
 };
 
+#define TERNARY_OP OP_ID_WHERE	/* the op that c ? a : b computes */
+
 
 #define NUMBER_CHARS 80		/* a number is shorter than this */
 #define NAME_CHARS 64		/* a name is shorter than this */
@@ -443,6 +445,23 @@ primary(struct parser *p)
 	return i;
 }
 
+/*
+** Return the operator that writes op ID in an expression: a binary one
+** ("+"), a unary one ("~"; "-" is subtract's and negative's, told apart
+** by their operands) or "?:"; NULL if only a call or nothing does.
+*/
+const char *
+expr_operator(enum op_id id)
+{
+	for (const struct binop *b = binops; b->token; b++)
+		if (b->op == id)
+			return b->token;
+	for (const struct unop *u = unops; u->token; u++)
+		if (u->op == id)
+			return u->token;
+	return id == TERNARY_OP ? "?:" : NULL;
+}
+
 /* Return the binary operator looked at, or NULL. */
 static const struct binop *
 binop(const struct parser *p)
@@ -514,7 +533,7 @@ ternary(struct parser *p)
 	if ((args[2] = ternary(p)) < 0)
 		return -1;
 	leave(p);
-	return new_op(p, op_get(OP_ID_WHERE), args, 3, p->e->node[args[0]].start, at);
+	return new_op(p, op_get(TERNARY_OP), args, 3, p->e->node[args[0]].start, at);
 }
 
 /*

@@ -306,6 +306,138 @@ op_libm_calls(struct strbuf *sb, const struct op *op, const struct dtype *t)
 	}
 }
 
+/* What each kind of op is called, and its result: the dtype (T: the kernel's), a 0 or 1. */
+static const struct {
+	const char *name, *result;
+	int is_bool;
+} kind_words[] = {
+	[OP_ARITH] = {"arith", "T", 0}, [OP_COMPARE] = {"compare", "u8", 1},
+	[OP_LOGICAL] = {"logical", "u8", 1}, [OP_SELECT] = {"select", "T", 0},
+	[OP_COPY] = {"copy", "T", 0}
+};
+static const char *const types_words[] = {
+	[OP_ANY_TYPE] = "any", [OP_INT_TYPES] = "int", [OP_FLOAT_TYPES] = "float"
+};
+static const char *const fma_words[] = {[0] = NULL, [FMA_MULTIPLY] = "multiply", [FMA_ADD] = "add"};
+
+/* Return 1 if OP applies to values of dtype T. */
+static int
+takes_dtype(const struct op *op, const struct dtype *t)
+{
+	return op->types == OP_ANY_TYPE || (op->types == OP_FLOAT_TYPES) == (t->is_float != 0);
+}
+
+/* Append , "NAME": S as JSON: S a string in quotes, or null for NULL. */
+static void
+json_field(struct strbuf *sb, const char *name, const char *s)
+{
+	sb_printf(sb, ", \"%s\": ", name);
+	if (!s) {
+		sb_add(sb, "null");
+		return;
+	}
+	sb_add(sb, "\"");
+	for (; *s; s++)
+		sb_printf(sb, *s == '"' || *s == '\\' ? "\\%c" : "%c", *s);
+	sb_add(sb, "\"");
+}
+
+/* Append , "NAME": true or false as JSON. */
+static void
+json_bool(struct strbuf *sb, const char *name, int v)
+{
+	sb_printf(sb, ", \"%s\": %s", name, v ? "true" : "false");
+}
+
+/*
+** Append OP's row as one JSON object on a line, every field of it: OPER
+** the operator that writes it in --expr (or NULL), FORMULA its formula.
+*/
+static void
+json_row(struct strbuf *sb, const struct op *op, const char *oper, const char *formula)
+{
+	const char *sep = "";
+
+	sb_printf(sb, "    {\"name\": \"%s\"", op->name);
+	json_field(sb, "alias", op->alias);
+	sb_printf(sb, ", \"min_operands\": %d, \"max_operands\": ", op->min_args);
+	if (op->max_args)
+		sb_printf(sb, "%d", op->max_args);
+	else
+		sb_add(sb, "null");
+	json_field(sb, "kind", kind_words[op->kind].name);
+	json_field(sb, "types", types_words[op->types]);
+	sb_add(sb, ", \"dtypes\": [");
+	for (const struct dtype *t = dtypes; t->name; t++)
+		if (takes_dtype(op, t)) {
+			sb_printf(sb, "%s\"%s\"", sep, t->name);
+			sep = ", ";
+		}
+	sb_add(sb, "]");
+	json_field(sb, "result", kind_words[op->kind].result);
+	json_bool(sb, "bool", kind_words[op->kind].is_bool);
+	json_field(sb, "function", op->func);
+	json_field(sb, "operator", oper);
+	json_bool(sb, "in_expr", oper || op->func);
+	json_field(sb, "helper", op->helper);
+	json_bool(sb, "exact_infix", op->exact_infix);
+	sb_add(sb, ", \"libm\": [");
+	for (const char *s = op->libm; s && *s; ) {
+		size_t n = strcspn(s, " ");
+
+		sb_printf(sb, "%s\"%.*s\"", s == op->libm ? "" : ", ", (int)n, s);
+		s += n + strspn(s + n, " ");
+	}
+	sb_add(sb, "]");
+	json_field(sb, "fma", fma_words[op->fma_part]);
+	json_bool(sb, "f16_exact", op->f16_exact);
+	json_field(sb, "symbol", op->symbol);
+	json_field(sb, "formula", formula);
+	sb_add(sb, "}");
+}
+
+/*
+** Append the op table, in its order and the same bytes on every run:
+** with JSON one object {"ops": [...]} holding a row per op, every field
+** of it (README.md lists them), else a header and a line per op.
+** OPERATOR_OF gives the operator that writes an op in --expr, or NULL
+** (the expression parser's table: expr_operator).
+*/
+void
+op_table(struct strbuf *sb, int json, const char *(*operator_of)(enum op_id))
+{
+	static const char *const names[] = {"x", "y", "z"};
+	static const char line[] = "%-14s %-12s %-8s %-8s %-6s %-6s %-14s %s\n";
+
+	if (json)
+		sb_add(sb, "{\n  \"ops\": [\n");
+	else
+		sb_printf(sb, line, "op", "alias", "operands", "kind", "dtypes", "result",
+		          "expr", "formula");
+	for (const struct op *op = ops; op->name; op++) {
+		const char *oper = operator_of(op->id);
+		struct strbuf formula = {0}, args = {0}, expr = {0};
+
+		op_formula(&formula, op, names, op->max_args ? op->max_args : 2);
+		sb_printf(&args, op->max_args ? "%d" : "%d+", op->min_args);
+		sb_printf(&expr, "%s%s%s%s", oper ? oper : "", oper && op->func ? " " : "",
+		          op->func ? op->func : "", op->func ? "()" : "");
+		if (json) {
+			json_row(sb, op, oper, formula.s);
+			sb_add(sb, op[1].name ? ",\n" : "\n");
+		} else {
+			sb_printf(sb, line, op->name, op->alias, args.s, kind_words[op->kind].name,
+			          types_words[op->types], kind_words[op->kind].result,
+			          expr.len ? expr.s : "-", formula.s);
+		}
+		sb_free(&formula);
+		sb_free(&args);
+		sb_free(&expr);
+	}
+	if (json)
+		sb_add(sb, "  ]\n}\n");
+}
+
 /* Append the formula for comments: "x + y", "maximum(x, y)", "~x". */
 void
 op_formula(struct strbuf *sb, const struct op *op, const char *const *names, int nargs)

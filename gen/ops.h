@@ -97,6 +97,7 @@ const struct op *op_find(const char *name);
 const struct op *op_get(enum op_id id);
 const struct op *op_func(const char *func);
 void op_list(struct strbuf *sb, int funcs);
+void op_table(struct strbuf *sb, int json, const char *(*operator_of)(enum op_id));
 int op_check(const struct op *op, int nargs, const struct dtype *t,
              struct strbuf *err);
 void op_formula(struct strbuf *sb, const struct op *op, const char *const *names,

@@ -20,6 +20,10 @@ nested ?:, built as a shared library and called through ctypes.
 Last, nesting past the limits: 64 levels are accepted, 65 rejected with
 the message, and expressions nested 100,000 deep are one clear error
 (exit 1, no signal, nothing written).
+
+The operators and functions are read from the op table (bcastgen --list
+ops); the first test checks that the patterns write every op --expr
+writes.
 """
 import ctypes
 import os
@@ -27,6 +31,7 @@ import subprocess
 import sys
 import tempfile
 
+import optable
 from tap import Tap
 
 GEN = os.path.abspath(sys.argv[1])
@@ -48,12 +53,22 @@ def rep(head, n, middle, tail):
     return head * n + middle + tail * n
 
 
-BINOPS = ["+", "-", "*", "/", "%", "<<", ">>", "<", "<=", ">", ">=", "==", "!=",
-          "&", "^", "|", "&&", "||"]
-FUNCS1 = ["abs", "sqrt", "exp", "log", "floor", "ceil", "i32", "f32", "f16", "i8",
-          "u8", "f64", "i64", "u64"]
-FUNCS2 = ["max", "min", "fmax", "fmin", "pow", "fmod", "copysign", "hypot", "atan2",
-          "logaddexp", "heaviside"]
+# The casts the patterns nest. The operators and functions are the op
+# table's (bcastgen --list ops): every binary and unary operator, every
+# function of one argument, and of two or more.
+CASTS = ["i32", "f32", "f16", "i8", "u8", "f64", "i64", "u64"]
+try:
+    OPS = optable.load(GEN)
+except RuntimeError as e:
+    print("Bail out! the op table: %s" % e)
+    sys.exit(1)
+BINOPS = [op["operator"] for op in OPS if op["operator"] and op["operator"] != "?:"
+          and not optable.unary(op)]
+UNOPS = [op["operator"] for op in OPS if op["operator"] and optable.unary(op)]
+FUNCS1 = [op["function"] for op in OPS if op["function"] and optable.unary(op)] + CASTS
+FUNCS2 = [op["function"] for op in OPS if op["function"]
+          and op["max_operands"] in (2, None)]
+NARY = [op["name"] for op in OPS if op["max_operands"] is None]
 
 
 def patterns():
@@ -68,7 +83,7 @@ def patterns():
         p.append(("nested %s(., x)" % f, lambda n, f=f: rep(f + "(", n, "x", ", x)")))
         p.append(("nested %s(x, .)" % f, lambda n, f=f: rep(f + "(x, ", n, "x", ")")))
         p.append(("n-ary %s" % f, lambda n, f=f: f + "(" + ", ".join(["x"] * (n + 1)) + ")"))
-    for u in ["-", "!", "~"]:
+    for u in UNOPS:
         p.append(("unary " + u, lambda n, u=u: u * n + "x"))
         p.append(("unary %s()" % u, lambda n, u=u: rep(u + "(", n, "x", ")")))
     p += [
@@ -147,7 +162,7 @@ def worst_cases(scratch):
                 files.append(f)
     ok(seen >= 150, "%d worst cases accepted in some dtype" % seen)
     # the n-ary ops of the command line, with as many operands as allowed
-    for op in ["add", "multiply", "maximum", "minimum"]:
+    for op in NARY:
         for dtype in DTYPES:
             probe = os.path.join(scratch, "probe.c")
             lo, hi = 1, 300         # taken, and not taken
@@ -304,7 +319,20 @@ def unroll_ceiling(scratch):
         ok(r.returncode == 0, "auto past the ceiling: loops", r.stderr)
 
 
+def covered():
+    """The test that the patterns write every op that --expr writes (the
+    ops of their expressions at n = 2): a function of three operands or
+    more, but where, has none."""
+    ops = set()
+    for _, make in patterns():
+        ops |= optable.ops_in_expr(OPS, make(2))
+    skipped = {op["name"]: "not in --expr: the table has no operator or function for it"
+               for op in OPS if not op["in_expr"]}
+    ok(*optable.coverage(OPS, "the worst-case patterns", ops, skipped))
+
+
 def main():
+    covered()
     with tempfile.TemporaryDirectory(prefix="bcastgen-t070.") as scratch:
         limits(scratch)
         numpy_checks(scratch)

@@ -102,7 +102,12 @@ Env:   BCAST_EXPR_N     number of random cases (default 640)
        BCAST_EXPR_KEEP  keep the scratch directory if set (path printed)
        BCAST_EXPR_CC    the C compiler (default gcc)
 
-TAP: generation, rejects, banners, headers, coverage; then for each build
+The ops the keys compute, their functions' names and arguments, the
+dtypes they take and whether they call the C library are read from the
+generator's op table (bcastgen --list ops, tests/optable.py).
+
+TAP: the op table (every op --expr writes has a key here), generation,
+rejects, banners, headers, coverage; then for each build
 (-O2 strict; sanitizers) one test per batch for compile + link + run and
 one for the values, one for the fixed cases; then the hoisting checks.
 """
@@ -120,6 +125,8 @@ import time
 import traceback
 
 import numpy as np
+
+import optable
 
 # Random cases in a whole run: enough for 20 of every form (BCAST_EXPR_N).
 DEFAULT_N = 640
@@ -165,24 +172,36 @@ UNARY_LEVEL = 10
 PRIMARY_LEVEL = 11
 # two-character tokens: a one-character token is not taken before them
 PAIRS = ("||", "&&", "==", "!=", "<=", ">=", "<<", ">>")
-# functions: name -> (key, min args, max args)
-FUNCS = {"min": ("min", 2, 32), "max": ("max", 2, 32), "abs": ("abs", 1, 1),
-         "sqrt": ("sqrt", 1, 1), "exp": ("exp", 1, 1), "log": ("log", 1, 1),
-         "pow": ("pow", 2, 2), "floor": ("floor", 1, 1), "ceil": ("ceil", 1, 1),
-         "fmod": ("fmod", 2, 2), "where": ("where", 3, 3),
-         "fmax": ("fmax", 2, 2), "fmin": ("fmin", 2, 2), "copysign": ("copysign", 2, 2),
-         "hypot": ("hypot", 2, 2), "atan2": ("atan2", 2, 2),
-         "logaddexp": ("logaddexp", 2, 2), "heaviside": ("heaviside", 2, 2)}
+# The oracle's keys, each the op of the generator's table it computes:
+# what the table says of that op (its function's name and arguments,
+# the dtypes it takes, its kind, whether it calls the C library) is read
+# from the table (read_table), and a test checks that every op --expr
+# writes has a key, and that the grammar above writes each as the table
+# does.
+KEY_OP = {"lor": "logical_or", "land": "logical_and", "bor": "bitwise_or",
+          "bxor": "bitwise_xor", "band": "bitwise_and", "eq": "equal", "ne": "not_equal",
+          "le": "less_equal", "ge": "greater_equal", "lt": "less", "gt": "greater",
+          "shl": "left_shift", "shr": "right_shift", "add": "add", "sub": "subtract",
+          "mul": "multiply", "div": "divide", "mod": "remainder", "neg": "negative",
+          "not": "logical_not", "inv": "invert", "min": "minimum", "max": "maximum",
+          "abs": "absolute", "sqrt": "sqrt", "exp": "exp", "log": "log", "pow": "power",
+          "floor": "floor", "ceil": "ceil", "fmod": "fmod", "where": "where", "fmax": "fmax",
+          "fmin": "fmin", "copysign": "copysign", "hypot": "hypot", "atan2": "arctan2",
+          "logaddexp": "logaddexp", "heaviside": "heaviside"}
+MAX_CALL_ARGS = 32          # the most arguments min and max get here
+# From the table: functions: name -> (key, min args, max args); the keys
+# of integer-only and float-only ops; each key's kind (arith, cmp, logic,
+# select); the keys whose float results come from the C library.
+FUNCS = {}
+INT_ONLY = set()
+FLOAT_ONLY = set()
+KIND = {}
+INEXACT = []
 CMP = {"eq": np.equal, "ne": np.not_equal, "lt": np.less, "le": np.less_equal,
        "gt": np.greater, "ge": np.greater_equal}
-LOGIC = ("land", "lor", "not")
-INT_ONLY = ("band", "bor", "bxor", "shl", "shr", "inv")
-FLOAT_ONLY = ("sqrt", "exp", "log", "floor", "ceil", "copysign", "hypot", "atan2",
-              "logaddexp", "heaviside")
+LOGIC = set()
 # keys whose inexact bound propagates (value is 1-Lipschitz-ish / exact)
 PROPAGATE = ("add", "sub", "mul", "neg", "abs", "min", "max", "fmax", "fmin")
-# keys computed through the C library on floats: within a bound of NumPy's
-INEXACT = ("exp", "log", "pow", "hypot", "atan2", "logaddexp")
 # NumPy ufuncs of the keys that compute as one ufunc in their dtype
 UFUNC = {"mod": np.remainder, "fmod": np.fmod, "band": np.bitwise_and,
          "bor": np.bitwise_or, "bxor": np.bitwise_xor, "shl": np.left_shift,
@@ -191,14 +210,62 @@ UFUNC = {"mod": np.remainder, "fmod": np.fmod, "band": np.bitwise_and,
          "logaddexp": np.logaddexp, "heaviside": np.heaviside}
 
 
+def read_table(gen):
+    """Fill FUNCS, INT_ONLY, FLOAT_ONLY, KIND, INEXACT and LOGIC from GEN's
+    op table; return the TAP test (ok, name, diagnostics) that KEY_OP
+    covers every op --expr writes, and that BINOPS and UNARY write each
+    op with the table's operator."""
+    ops = optable.load(gen)
+    table = optable.by_name(ops)
+    skipped = {op["name"]: "not in --expr: the table has no operator or function for it"
+               for op in ops if not op["in_expr"]}
+    ok, name, diags = optable.coverage(ops, "expr_oracle.py's keys (KEY_OP)",
+                                       KEY_OP.values(), skipped)
+    kinds = {"arith": "arith", "compare": "cmp", "logical": "logic", "select": "select",
+             "copy": "copy"}
+    key_of = {}
+    for key, opname in KEY_OP.items():
+        op = table.get(opname)
+        if op is None:
+            continue
+        key_of[opname] = key
+        KIND[key] = kinds[op["kind"]]
+        if op["types"] == "int":
+            INT_ONLY.add(key)
+        if op["types"] == "float":
+            FLOAT_ONLY.add(key)
+        if KIND[key] == "logic":
+            LOGIC.add(key)
+    for op in ops:
+        key = key_of.get(op["name"])
+        if key and op["function"]:
+            n = op["max_operands"]
+            FUNCS[op["function"]] = (key, 2 if n is None else op["min_operands"],
+                                     MAX_CALL_ARGS if n is None else n)
+        if key and op["libm"]:
+            INEXACT.append(key)
+    written = {}                        # (operator, 1 or 2 operands) -> op
+    for op in ops:
+        if op["operator"]:
+            written[(op["operator"], 1 if optable.unary(op) else 2)] = op["name"]
+    grammar = [(t, 2, k) for t, (lv, k) in BINOPS.items()] + \
+        [(t, 1, k) for t, k in UNARY.items()] + [("?:", 2, "where")]
+    for token, nargs, key in grammar:
+        want = written.pop((token, nargs), None)
+        if want != KEY_OP.get(key):
+            diags.append("the grammar's %s (%s) is %s here, %s in the table" % (
+                token, key, KEY_OP.get(key), want or "no op"))
+    for (token, nargs), opname in sorted(written.items()):
+        diags.append("the table writes %s as %s, which the grammar does not know" % (
+            opname, token))
+    if set(CMP) != {k for k in KIND if KIND[k] == "cmp"}:
+        diags.append("CMP has %s, but the comparisons are %s" % (
+            " ".join(sorted(CMP)), " ".join(sorted(k for k in KIND if KIND[k] == "cmp"))))
+    return not diags, name, diags
+
+
 def kind_of(key):
-    if key in CMP:
-        return "cmp"
-    if key in LOGIC:
-        return "logic"
-    if key == "where":
-        return "select"
-    return "arith"
+    return KIND[key]
 
 
 class ExprError(Exception):
@@ -2030,9 +2097,15 @@ def main():
     runtime = os.path.join(top, "runtime")
     t0 = time.time()
 
+    try:
+        table = read_table(gen)
+    except RuntimeError as e:
+        print("Bail out! the op table: %s" % e, flush=True)
+        return 1
     builds = ko.BUILDS
     nb = NBATCH
-    tap = ko.Tap(5 + len(builds) * (2 * nb + 1) + len(HOIST))
+    tap = ko.Tap(6 + len(builds) * (2 * nb + 1) + len(HOIST))
+    tap.result(*table, show=10)
     cases = build_corpus(seed, n)
     fixed = fixed_cases(random.Random(seed + 1))
     for i, c in enumerate(cases + fixed):

@@ -51,9 +51,15 @@ heap buffers, checks that const inputs are unchanged, and when a kernel
 crashes (sanitizer report, signal, time-out) the case fails and the
 harness restarts after it.
 
-TAP: one test for the generation of all kernels, one for the headers,
-then for each build (-O2 with strict warnings; -O1 with sanitizers) one
-test per compile batch and one per op.
+The ops, their aliases, operands, kinds and dtypes are read from the
+generator's op table (bcastgen --list ops, tests/optable.py); what the
+oracle knows of each, NumPy's function first, is keyed by op name, and a
+test checks that it knows every op of the table.
+
+TAP: one test that the oracle knows every op of the table, one for the
+generation of all kernels, one for the headers, then for each build (-O2
+with strict warnings; -O1 with sanitizers) one test per compile batch and
+one per op.
 """
 import concurrent.futures
 import math
@@ -68,6 +74,8 @@ import tempfile
 import time
 
 import numpy as np
+
+import optable
 
 # ---------------------------------------------------------------- tables
 
@@ -95,55 +103,35 @@ UINT = {"f16": np.uint16, "f32": np.uint32, "f64": np.uint64}
 # random dtypes for operands and outputs: f16 twice as often as the others
 DT_CHOICE = DT_NAMES + ["f16"]
 
-# op -> (alias, kind, arity, types). arity "var" = 1..4 operands, folded
-# left to right. kind: arith, cmp, logic, bit, select, copy. types: any,
-# int (integers only) or float (floats only; without --dtype, integer
-# operands compute in the float NumPy's loops choose).
-OPS = {
-    "add": ("add", "arith", "var", "any"),
-    "subtract": ("sub", "arith", 2, "any"),
-    "multiply": ("mul", "arith", "var", "any"),
-    "divide": ("div", "arith", 2, "any"),
-    "floor_divide": ("floordiv", "arith", 2, "any"),
-    "remainder": ("mod", "arith", 2, "any"),
-    "fmod": ("fmod", "arith", 2, "any"),
-    "power": ("pow", "arith", 2, "any"),
-    "maximum": ("max", "arith", "var", "any"),
-    "minimum": ("min", "arith", "var", "any"),
-    "fmax": ("fmax", "arith", 2, "any"),
-    "fmin": ("fmin", "arith", 2, "any"),
-    "negative": ("neg", "arith", 1, "any"),
-    "absolute": ("abs", "arith", 1, "any"),
-    "sqrt": ("sqrt", "arith", 1, "float"),
-    "exp": ("exp", "arith", 1, "float"),
-    "log": ("log", "arith", 1, "float"),
-    "floor": ("floor", "arith", 1, "float"),
-    "ceil": ("ceil", "arith", 1, "float"),
-    "copysign": ("copysign", "arith", 2, "float"),
-    "hypot": ("hypot", "arith", 2, "float"),
-    "arctan2": ("atan2", "arith", 2, "float"),
-    "logaddexp": ("logaddexp", "arith", 2, "float"),
-    "heaviside": ("heaviside", "arith", 2, "float"),
-    "equal": ("eq", "cmp", 2, "any"),
-    "not_equal": ("ne", "cmp", 2, "any"),
-    "less": ("lt", "cmp", 2, "any"),
-    "less_equal": ("le", "cmp", 2, "any"),
-    "greater": ("gt", "cmp", 2, "any"),
-    "greater_equal": ("ge", "cmp", 2, "any"),
-    "logical_and": ("and", "logic", 2, "any"),
-    "logical_or": ("or", "logic", 2, "any"),
-    "logical_xor": ("xor", "logic", 2, "any"),
-    "logical_not": ("not", "logic", 1, "any"),
-    "bitwise_and": ("bitwise_and", "bit", 2, "int"),
-    "bitwise_or": ("bitwise_or", "bit", 2, "int"),
-    "bitwise_xor": ("bitwise_xor", "bit", 2, "int"),
-    "left_shift": ("shl", "bit", 2, "int"),
-    "right_shift": ("shr", "bit", 2, "int"),
-    "invert": ("invert", "bit", 1, "int"),
-    "where": ("where", "select", 3, "any"),
-    "copy": ("copy", "copy", 1, "any"),
+# The oracle: the NumPy function of each op of the table, by its name.
+# reference() computes divide of integers itself (C's division, truncating,
+# x / 0 = 0), and where's condition and logical ops' operands as stored.
+NUMPY = {
+    "add": np.add, "subtract": np.subtract, "multiply": np.multiply, "divide": np.divide,
+    "floor_divide": np.floor_divide, "remainder": np.remainder, "fmod": np.fmod,
+    "power": np.power, "maximum": np.maximum, "minimum": np.minimum, "fmax": np.fmax,
+    "fmin": np.fmin, "negative": np.negative, "absolute": np.absolute, "sqrt": np.sqrt,
+    "exp": np.exp, "log": np.log, "floor": np.floor, "ceil": np.ceil,
+    "copysign": np.copysign, "hypot": np.hypot, "arctan2": np.arctan2,
+    "logaddexp": np.logaddexp, "heaviside": np.heaviside, "equal": np.equal,
+    "not_equal": np.not_equal, "less": np.less, "less_equal": np.less_equal,
+    "greater": np.greater, "greater_equal": np.greater_equal,
+    "logical_and": np.logical_and, "logical_or": np.logical_or,
+    "logical_xor": np.logical_xor, "logical_not": np.logical_not,
+    "bitwise_and": np.bitwise_and, "bitwise_or": np.bitwise_or,
+    "bitwise_xor": np.bitwise_xor, "invert": np.invert, "left_shift": np.left_shift,
+    "right_shift": np.right_shift, "where": np.where, "copy": np.copy,
 }
-OP_NAMES = list(OPS)
+# The ops of the generator's table (bcastgen --list ops, read by
+# read_table) that NUMPY knows, in the table's order: op -> (alias, kind,
+# arity, types). arity "var" = 1..4 operands, folded left to right. kind:
+# arith, cmp, logic, select, copy. types: any, int (integers only) or
+# float (floats only; without --dtype, integer operands compute in the
+# float NumPy's loops choose).
+OPS = {}
+OP_NAMES = []
+KINDS = {"arith": "arith", "compare": "cmp", "logical": "logic", "select": "select",
+         "copy": "copy"}
 # Float results of these ops may differ from NumPy's by this many ULP of
 # the narrower of the kernel's and the output's dtype (1 where that is
 # f16), infinities and NaNs excepted (README's Semantics, bc_math.h).
@@ -156,6 +144,32 @@ NAN_EXACT = ("maximum", "minimum", "fmax", "fmin", "copysign", "heaviside", "neg
 STRATEGIES = ("unroll", "loops", "auto")
 NBATCH = 4
 RUN_TIMEOUT = int(os.environ.get("BCAST_KERNELS_TIMEOUT", "300"))
+
+
+def read_table(gen):
+    """Fill OPS and OP_NAMES from GEN's op table; return the TAP test
+    (ok, name, diagnostics) that NUMPY covers every op of it, that the
+    ops whose float helper calls the C library are ULP_TOL's, and that
+    NAN_EXACT names ops of it."""
+    ops = optable.load(gen)
+    ok, name, diags = optable.coverage(ops, "kernels_oracle.py's NumPy functions (NUMPY)",
+                                       NUMPY, {})
+    libm = sorted(op["name"] for op in ops if op["libm"])
+    if sorted(ULP_TOL) != libm:
+        ok = False
+        diags.append("ULP_TOL has %s, but the ops that call the C library are %s" % (
+            " ".join(sorted(ULP_TOL)), " ".join(libm)))
+    for op in NAN_EXACT:
+        if not optable.find(ops, op):
+            ok = False
+            diags.append("NAN_EXACT has '%s', which is not an op of the table" % op)
+    for op in ops:
+        if op["name"] in NUMPY:
+            n = op["max_operands"]
+            OPS[op["name"]] = (op["alias"], KINDS[op["kind"]], "var" if n is None else n,
+                               op["types"])
+            OP_NAMES.append(op["name"])
+    return ok, name, diags
 
 
 def is_float(dt):
@@ -312,7 +326,7 @@ def numpy_dtype(op, dts):
         stored = [DTYPES[d or "f32"][0] for d in dts]
         if OPS[op][3] == "float":
             with np.errstate(all="ignore"):
-                r = getattr(np, op)(*[np.ones(1, s) for s in stored]).dtype
+                r = NUMPY[op](*[np.ones(1, s) for s in stored]).dtype
         elif op == "where":     # np.where: the condition has no say
             r = np.result_type(*stored[1:])
         else:
@@ -688,10 +702,6 @@ def make_inputs(c):
 
 # ---------------------------------------------------------------- reference
 
-UFUNCS = {name: getattr(np, name) for name in OP_NAMES
-          if name not in ("divide", "copy", "where")}
-
-
 def reference(c, arrs):
     t = DTYPES[c["t"]][0]
     op = c["op"]
@@ -705,20 +715,18 @@ def reference(c, arrs):
         if kind == "logic":
             # NumPy's logical ops on the arrays as they are: truth (!= 0,
             # NaN true) in each operand's own dtype, not the kernel's
-            r = UFUNCS[op](*[full(a, o, a.dtype) != 0 for a, o in zip(arrs, c["operands"])])
+            r = NUMPY[op](*[full(a, o, a.dtype) != 0 for a, o in zip(arrs, c["operands"])])
         elif kind == "select":
             # the condition as stored, the branches in t
             cond = full(arrs[0], c["operands"][0], arrs[0].dtype) != 0
-            r = np.where(cond, full(arrs[1], c["operands"][1], t),
-                         full(arrs[2], c["operands"][2], t))
+            r = NUMPY[op](cond, full(arrs[1], c["operands"][1], t),
+                          full(arrs[2], c["operands"][2], t))
         else:
             xs = [full(a, o, t) for a, o in zip(arrs, c["operands"])]
-            if op == "copy":
-                r = xs[0].copy()
-            elif OPS[op][2] == "var":
+            if OPS[op][2] == "var":
                 r = xs[0].copy()
                 for x in xs[1:]:
-                    r = UFUNCS[op](r, x)
+                    r = NUMPY[op](r, x)
             elif op == "divide" and not is_float(c["t"]):
                 a, b = xs
                 q = np.floor_divide(a, b)
@@ -731,7 +739,7 @@ def reference(c, arrs):
             elif op == "divide":
                 r = np.divide(*xs)
             else:
-                r = UFUNCS[op](*xs)
+                r = NUMPY[op](*xs)
             if np.asarray(r).dtype != t and kind != "cmp":
                 raise RuntimeError("NumPy computed %s in %s, not %s" % (
                     op, np.asarray(r).dtype, t))
@@ -1274,11 +1282,17 @@ def main():
     runtime = os.path.join(top, "runtime")
     t0 = time.time()
 
+    try:
+        table = read_table(gen)
+    except RuntimeError as e:
+        print("Bail out! the op table: %s" % e, flush=True)
+        return 1
     cases, ntriples = build_corpus(seed, n)
     nb = max(1, min(NBATCH, len(cases)))
     batches = [cases[k * len(cases) // nb:(k + 1) * len(cases) // nb] for k in range(nb)]
     builds = BUILDS
-    tap = Tap(2 + len(builds) * (nb + len(OP_NAMES)))
+    tap = Tap(3 + len(builds) * (nb + len(OP_NAMES)))
+    tap.result(*table, show=10)
     print("# seed %d, %d cases (%d op/dtype/strategy triples), %s, bcastgen %s" % (
         seed, len(cases), ntriples, cc, gen), flush=True)
 

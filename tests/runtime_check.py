@@ -1,7 +1,10 @@
 #!/usr/bin/python3
 """Check runtime/bc.h, bc_math.h and bc_ref.h against NumPy; print TAP.
 
-Run by tests/t050-runtime.t with /usr/bin/python3 (which has NumPy).
+Run by tests/t050-runtime.t with /usr/bin/python3 (which has NumPy):
+runtime_check.py GEN. GEN's op table (bcastgen --list ops) names each
+op's helper; what is checked of it is keyed by the op's name, and the
+first test checks that every op's helpers are checked, or says why not.
 
 1. The headers compile without a warning under gcc and clang (C99),
    g++ and clang++ (C++11) and arm-none-eabi-gcc (Cortex-M4), in a file
@@ -52,6 +55,7 @@ import warnings
 
 import numpy as np
 
+import optable
 from tap import Tap
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -71,27 +75,158 @@ INTS = [  # suffix, dtype, bits
     ("u32", np.uint32, 32), ("u64", np.uint64, 64),
 ]
 FLOATS = [("f32", np.float32, np.uint32), ("f64", np.float64, np.uint64)]
-INT_BIN = ["add", "sub", "mul", "div", "floordiv", "mod", "fmod", "pow",
-           "shl", "shr", "max", "min", "fmax", "fmin"]
-INT_UN = ["neg", "abs", "not"]
-FLOAT_BIN = ["max", "min", "floordiv", "mod", "fmod", "pow", "fmax", "fmin",
-             "copysign", "heaviside", "hypot", "atan2", "logaddexp"]
-FLOAT_UN = ["abs", "sqrt", "floor", "ceil", "exp", "log"]
-# Float helpers of bc_math.h (the others are in bc.h and need no libm).
-FLOAT_MATH = ["pow", "hypot", "atan2", "logaddexp", "exp", "log"]
+
+# What this file knows of each op's runtime helper, by the op's name. The
+# helper's name (bc_HELPER_T), its operands, the dtypes it takes and
+# whether it calls the C library are the generator's op table's
+# (bcastgen --list ops, read by read_table), and a test checks that every
+# op's helpers are checked here, or says why not.
+#
+# The integer helpers checked, in the order of the tests, with NumPy's
+# function (None: expect_int computes the result).
+INT_NUMPY = {
+    "add": np.add, "subtract": np.subtract, "multiply": np.multiply, "divide": None,
+    "floor_divide": np.floor_divide, "remainder": np.remainder, "fmod": np.fmod,
+    "power": None, "left_shift": np.left_shift, "right_shift": np.right_shift,
+    "maximum": np.maximum, "minimum": np.minimum, "fmax": np.fmax, "fmin": np.fmin,
+    "negative": np.negative, "absolute": np.abs, "invert": np.invert,
+}
+# The integer helpers not checked here, and why.
+INT_LEFT_OUT = dict.fromkeys(
+    ("equal", "not_equal", "less", "less_equal", "greater", "greater_equal"),
+    "C's comparison of the two values and no more; t300 compares the kernels "
+    "that call it with NumPy")
+INT_LEFT_OUT.update(dict.fromkeys(
+    ("bitwise_and", "bitwise_or", "bitwise_xor"),
+    "C's operator on the bits and no more; t300 compares the kernels that call "
+    "it with NumPy"))
+# The float helpers checked (an op that C's operator computes exactly,
+# exact_infix, has none), with NumPy's function.
+FLOAT_NUMPY = {
+    "maximum": np.maximum, "minimum": np.minimum, "floor_divide": np.floor_divide,
+    "remainder": np.remainder, "fmod": np.fmod, "power": np.power,
+    "fmax": lambda a, b: simd_only(np.fmax, a, b),
+    "fmin": lambda a, b: simd_only(np.fmin, a, b),
+    "copysign": np.copysign, "heaviside": np.heaviside, "hypot": np.hypot,
+    "arctan2": np.arctan2, "logaddexp": np.logaddexp,
+    "absolute": np.absolute, "sqrt": np.sqrt, "floor": np.floor, "ceil": np.ceil,
+    "exp": np.exp, "log": np.log,
+}
+FLOAT_LEFT_OUT = dict.fromkeys(
+    ("equal", "not_equal", "less", "less_equal", "greater", "greater_equal"),
+    "floats compare with C's operators: the kernels call no helper")
 # bc.h's exact float helpers, checked on larger inputs of their own.
-EXACT_UN = ["abs", "sqrt", "floor", "ceil"]
-EXACT_BIN = ["fmod", "floordiv", "mod"]
+EXACT = ["absolute", "sqrt", "floor", "ceil", "fmod", "floor_divide", "remainder"]
 # Float results that depend on the C library: largest difference from
 # NumPy allowed, in ULP of the type.  Infinite and NaN operands and
 # (logaddexp) equal ones must still give NumPy's result bit for bit...
 # (NumPy's own float32 exp and log, AVX512F, are 2 ULP off the C
 # library's on these inputs; its arctan2 is SVML's.)
-FLOAT_ULP = {"pow": 1, "hypot": 1, "atan2": 2, "logaddexp": 2,
-             "exp": 2, "log": 2}
+ULP = {"power": 1, "hypot": 1, "arctan2": 2, "logaddexp": 2, "exp": 2, "log": 2}
 # ... except that here a NaN result need only be a NaN: NumPy's own SIMD
 # versions choose other NaNs (sign, payload) than the C library's.
-FLOAT_ANY_NAN = ["pow", "atan2", "exp", "log"]
+ANY_NAN = ["power", "arctan2", "exp", "log"]
+# f16: each op computed as the kernels do it, in float and rounded once,
+# against NumPy's float16 ufunc: the ufunc, and the ULP bound or None.
+F16_NUMPY = {
+    "add": (np.add, None), "subtract": (np.subtract, None),
+    "multiply": (np.multiply, None), "divide": (np.true_divide, None),
+    "floor_divide": (np.floor_divide, None), "remainder": (np.remainder, None),
+    "fmod": (np.fmod, None), "power": (np.power, 1),
+    "maximum": (np.maximum, None), "minimum": (np.minimum, None),
+    "fmax": (np.fmax, None), "fmin": (np.fmin, None),
+    "copysign": (np.copysign, None), "heaviside": (np.heaviside, None),
+    "hypot": (np.hypot, 1), "arctan2": (np.arctan2, 1), "logaddexp": (np.logaddexp, 1),
+    "equal": (np.equal, None), "not_equal": (np.not_equal, None),
+    "less": (np.less, None), "less_equal": (np.less_equal, None),
+    "greater": (np.greater, None), "greater_equal": (np.greater_equal, None),
+    "negative": (np.negative, None), "absolute": (np.absolute, None),
+    "sqrt": (np.sqrt, None), "exp": (np.exp, 1), "log": (np.log, 1),
+    "floor": (np.floor, None), "ceil": (np.ceil, None),
+}
+F16_LEFT_OUT = dict.fromkeys(
+    ("logical_and", "logical_or", "logical_xor", "logical_not"),
+    "a truth test of each operand, no float arithmetic")
+F16_LEFT_OUT.update({"where": "a selection, no float arithmetic",
+                     "copy": "a copy, no float arithmetic"})
+
+# From the table (read_table), by helper name as the tests and
+# runtime_check.c name them: the integer and float helpers checked, of
+# two operands and of one; those of bc_math.h (the others are in bc.h and
+# need no libm); the exact ones; the ULP bounds; the f16 operations
+# (output name, NumPy's ufunc and bound); the f16 helpers of the ops
+# whose f16 result is NumPy's (bc_max_f16, ...); the C operator of an op
+# C computes exactly; the op of each helper.
+INT_BIN, INT_UN, FLOAT_BIN, FLOAT_UN, FLOAT_MATH = [], [], [], [], []
+EXACT_UN, EXACT_BIN, FLOAT_ANY_NAN = [], [], []
+FLOAT_ULP = {}
+F16_BIN, F16_CMP, F16_UN, F16_HELPERS = [], [], [], []
+INFIX = {}
+OP_OF = {}
+
+
+def read_table(gen):
+    """Fill the lists above from GEN's op table; return the TAP test (ok,
+    name, diagnostics) that this file checks every op's helpers, or says
+    why it does not."""
+    ops = optable.load(gen)
+    table = optable.by_name(ops)
+    none = {op["name"]: "no runtime helper" for op in ops if not op["helper"]}
+    ints = dict(none, **{op["name"]: "floats only" for op in ops if op["types"] == "float"})
+    floats = dict(none, **{op["name"]: "integers only" for op in ops if op["types"] == "int"})
+    floats.update({op["name"]: "C's operator gives NumPy's result: no float helper"
+                   for op in ops if op["exact_infix"]})
+    f16 = {op["name"]: "integers only" for op in ops if op["types"] == "int"}
+    checks = [("the integer helpers checked here (INT_NUMPY)", INT_NUMPY,
+               dict(INT_LEFT_OUT, **ints)),
+              ("the float helpers checked here (FLOAT_NUMPY)", FLOAT_NUMPY,
+               dict(FLOAT_LEFT_OUT, **floats)),
+              ("the f16 operations checked here (F16_NUMPY)", F16_NUMPY,
+               dict(F16_LEFT_OUT, **f16))]
+    diags = []
+    for what, known, left_out in checks:
+        diags += optable.coverage(ops, what, known, left_out)[2]
+    libm = sorted(op["name"] for op in ops if op["libm"])
+    if sorted(ULP) != libm:
+        diags.append("ULP has %s, but the ops that call the C library are %s" % (
+            " ".join(sorted(ULP)), " ".join(libm)))
+    for name in INT_NUMPY:
+        if name in table and table[name]["helper"]:
+            (INT_UN if optable.unary(table[name]) else INT_BIN).append(table[name]["helper"])
+    for name in FLOAT_NUMPY:
+        if name in table and table[name]["helper"]:
+            (FLOAT_UN if optable.unary(table[name]) else FLOAT_BIN).append(
+                table[name]["helper"])
+    for name in EXACT:
+        if name in table:
+            (EXACT_UN if optable.unary(table[name]) else EXACT_BIN).append(
+                table[name]["helper"])
+    for op in ops:
+        if op["helper"]:
+            OP_OF.setdefault(op["helper"], op["name"])      # the first op of a helper
+        if op["libm"]:
+            FLOAT_MATH.append(op["helper"])
+        if op["name"] in ULP:
+            FLOAT_ULP[op["helper"]] = ULP[op["name"]]
+        if op["name"] in ANY_NAN:
+            FLOAT_ANY_NAN.append(op["helper"])
+        if op["f16_exact"]:
+            F16_HELPERS.append(op["helper"])
+        if op["exact_infix"]:
+            INFIX[op["helper"]] = op["symbol"]
+    for name, (f, bound) in F16_NUMPY.items():
+        op = table.get(name)
+        if op is None or not op["helper"]:
+            continue
+        if op["kind"] == "compare":
+            F16_CMP.append((op["helper"], f))
+        else:
+            out = op["helper"] + ("_f16" if op["f16_exact"] else "")
+            (F16_UN if optable.unary(op) else F16_BIN).append((out, f, bound))
+    test = ("every op of the table (bcastgen --list ops) has its integer, float "
+            "and f16 helpers checked here, or the reason they are not: %d ops" % len(ops))
+    return not diags, test, diags
+
 
 warnings.simplefilter("ignore")
 np.seterr(all="ignore")
@@ -142,7 +277,7 @@ def use_file():
     fn("bc_f16", "f32_to_f16", "float f", "return bc_f32_to_f16(f);")
     fn("bc_f16", "f64_to_f16", "double d", "return bc_f64_to_f16(d);")
     fn("float", "round_f16", "float f", "return bc_round_f16(f);")
-    for op in ("max", "min", "fmax", "fmin"):
+    for op in F16_HELPERS:
         fn("float", op + "_f16", "float a, float b",
            "return bc_%s_f16(a, b);" % op)
     fn("void", "add_f16", "bc_f16 *o, const bc_f16 *a, "
@@ -201,7 +336,7 @@ def freestanding_file(prec):
     if prec == "f32":
         fn("float", "f16_to_f32", "bc_f16 h", "return bc_f16_to_f32(h);")
         fn("float", "round_f16", "float f", "return bc_round_f16(f);")
-        for op in ("max", "min", "fmax", "fmin"):
+        for op in F16_HELPERS:
             fn("float", op + "_f16", "float a, float b",
                "return bc_%s_f16(a, b);" % op)
         fn("bc_f16", "sqrt_f16", "bc_f16 h",
@@ -759,23 +894,10 @@ def write_ref(path):
 # 3. Expected values
 
 def expect_int(op, a, b, dt):
+    """NumPy's result of the integer helper OP of the op INT_NUMPY knows."""
     signed = np.iinfo(dt).min < 0
-    if op == "add": return np.add(a, b)
-    if op == "sub": return np.subtract(a, b)
-    if op == "mul": return np.multiply(a, b)
-    if op == "neg": return np.negative(a)
-    if op == "abs": return np.abs(a)
-    if op == "not": return np.invert(a)
-    if op == "max": return np.maximum(a, b)
-    if op == "min": return np.minimum(a, b)
-    if op == "fmax": return np.fmax(a, b)
-    if op == "fmin": return np.fmin(a, b)
-    if op == "floordiv": return np.floor_divide(a, b)
-    if op == "mod": return np.remainder(a, b)
-    if op == "fmod": return np.fmod(a, b)
-    if op == "shl": return np.left_shift(a, b)
-    if op == "shr": return np.right_shift(a, b)
-    if op == "div":
+    name = OP_OF[op]
+    if name == "divide":
         # C division truncates: floor + 1 when inexact and signs differ
         q = np.floor_divide(a, b)
         r = np.remainder(a, b)
@@ -783,7 +905,7 @@ def expect_int(op, a, b, dt):
             adj = (r != 0) & ((a < 0) != (b < 0))
             q = (q + adj.astype(dt)).astype(dt)
         return q
-    if op == "pow":
+    if name == "power":
         if not signed:
             return np.power(a, b)
         neg = b < 0
@@ -792,7 +914,9 @@ def expect_int(op, a, b, dt):
         odd = (b.astype(np.int64) & 1) != 0
         rule = np.where(a == 1, 1, np.where(a == -1, np.where(odd, -1, 1), 0))
         return np.where(neg, rule, r).astype(dt)
-    raise ValueError(op)
+    if op in INT_UN:
+        return INT_NUMPY[name](a)
+    return INT_NUMPY[name](a, b)
 
 
 def simd_only(f, a, b):
@@ -804,25 +928,13 @@ def simd_only(f, a, b):
 
 
 def expect_float(op, a, b):
-    if op == "max": return np.maximum(a, b)
-    if op == "min": return np.minimum(a, b)
-    if op == "floordiv": return np.floor_divide(a, b)
-    if op == "mod": return np.remainder(a, b)
-    if op == "fmod": return np.fmod(a, b)
-    if op == "pow": return np.power(a, b)
-    if op == "fmax": return simd_only(np.fmax, a, b)
-    if op == "fmin": return simd_only(np.fmin, a, b)
-    if op == "copysign": return np.copysign(a, b)
-    if op == "heaviside": return np.heaviside(a, b)
-    if op == "hypot": return np.hypot(a, b)
-    if op == "atan2": return np.arctan2(a, b)
-    if op == "logaddexp": return np.logaddexp(a, b)
-    raise ValueError(op)
+    """NumPy's result of the float helper OP, of two operands."""
+    return FLOAT_NUMPY[OP_OF[op]](a, b)
 
 
 def expect_float_un(op, a):
-    return {"abs": np.absolute, "sqrt": np.sqrt, "floor": np.floor,
-            "ceil": np.ceil, "exp": np.exp, "log": np.log}[op](a)
+    """NumPy's result of the float helper OP, of one operand."""
+    return FLOAT_NUMPY[OP_OF[op]](a)
 
 
 def special_pairs(op, a, b, exp):
@@ -830,7 +942,7 @@ def special_pairs(op, a, b, exp):
     operand infinite or NaN (or, for logaddexp, equal operands), unless
     the op may give any NaN and NumPy's result is one."""
     m = ~np.isfinite(a) | (False if b is None else ~np.isfinite(b))
-    if op == "logaddexp":
+    if OP_OF[op] == "logaddexp":
         m |= a == b
     if op in FLOAT_ANY_NAN:
         m &= ~np.isnan(exp)
@@ -1029,7 +1141,14 @@ def pow_nan_checks(tap, tmp):
 
 
 def main():
+    gen = sys.argv[1] if len(sys.argv) > 1 else "build/bcastgen"
     tap = Tap()
+    try:
+        table = read_table(gen)
+    except RuntimeError as e:
+        print("Bail out! the op table: %s" % e)
+        return 1
+    tap.ok(*table)
     tmp = tempfile.mkdtemp(prefix="bcastgen-runtime.")
     try:
         body(tap, tmp)
@@ -1404,25 +1523,6 @@ def check_f16_conv(tap, names, check_builds, u, f32h, f64h):
            % (f64h.size, names), diag)
 
 
-F16_BIN = [  # name of the output, NumPy's float16 ufunc, ULP bound or None
-    ("add", np.add, None), ("sub", np.subtract, None),
-    ("mul", np.multiply, None), ("div", np.true_divide, None),
-    ("floordiv", np.floor_divide, None), ("mod", np.remainder, None),
-    ("fmod", np.fmod, None), ("pow", np.power, 1),
-    ("max_f16", np.maximum, None), ("min_f16", np.minimum, None),
-    ("fmax_f16", np.fmax, None), ("fmin_f16", np.fmin, None),
-    ("copysign", np.copysign, None), ("heaviside", np.heaviside, None),
-    ("hypot", np.hypot, 1), ("atan2", np.arctan2, 1),
-    ("logaddexp", np.logaddexp, 1),
-]
-F16_CMP = [("eq", np.equal), ("ne", np.not_equal), ("lt", np.less),
-           ("le", np.less_equal), ("gt", np.greater),
-           ("ge", np.greater_equal)]
-F16_UN = [("neg", np.negative, None), ("abs", np.absolute, None),
-          ("sqrt", np.sqrt, None), ("exp", np.exp, 1), ("log", np.log, 1),
-          ("floor", np.floor, None), ("ceil", np.ceil, None)]
-
-
 def check_f16_ops(tap, names, pair_names, check_builds, a, b, what, u,
                   int_h):
     """Operations on f16s computed as kernels do them (in float, rounded
@@ -1490,7 +1590,7 @@ def check_f16_ops(tap, names, pair_names, check_builds, a, b, what, u,
         if bound is None:
             bad_of, show = same_bits(exp, ins)
             note = ""
-            if name in ("add", "mul"):
+            if OP_OF.get(name) in ("add", "multiply"):
                 # Two NaNs: NumPy's loop keeps b's (made quiet), the
                 # compiler here a's; C leaves the order to the compiler.
                 nan2 = (((ins[0] & 0x7fff) > 0x7c00) &
@@ -1516,10 +1616,9 @@ def check_f16_ops(tap, names, pair_names, check_builds, a, b, what, u,
                     "%d results differ)" % (label, stats[0], stats[1],
                                             ins[0].size))
 
-    infix = {"add": "+", "sub": "-", "mul": "*", "div": "/"}
     for name, f, bound in F16_BIN:
         exp = f(fa, fb)
-        if name == "pow":
+        if OP_OF.get(name) == "power":
             # C99's Annex F, as NumPy's float32 and float64 loops: 1 for
             # b = +-0 and for a = 1, a signalling NaN included, where its
             # float16 loop (glibc's powf) gives a NaN
@@ -1529,8 +1628,8 @@ def check_f16_ops(tap, names, pair_names, check_builds, a, b, what, u,
                     "as NumPy's float32 (%d such pairs)" % (what, int(one.sum())))
         else:
             note = what
-        if name in infix:
-            label = "a %s b" % infix[name]
+        if name in INFIX:
+            label = "a %s b" % INFIX[name]
         elif name.endswith("_f16"):
             label = "bc_%s" % name
         else:
@@ -1543,14 +1642,14 @@ def check_f16_ops(tap, names, pair_names, check_builds, a, b, what, u,
         tap.ok(good, "f16 comparison %s of the floats matches NumPy's "
                "float16 (%s; %s)" % (name, what, pair_names), diag)
     for name, f, bound in F16_UN:
-        label = "-a" if name == "neg" else "bc_%s_f32" % name
+        label = INFIX[name] + "a" if name in INFIX else "bc_%s_f32" % name
         op_test(name, f(fu), bound, [u], label, "all 65536 f16s")
 
     # The float helpers of maximum and friends keep b for equal values,
     # NumPy's float16 loops keep a: they differ exactly on (+-0, -+0).
     zeros = ((a & 0x7fff) == 0) & ((b & 0x7fff) == 0) & (a != b)
-    for name, f in (("max", np.maximum), ("min", np.minimum),
-                    ("fmax", np.fmax), ("fmin", np.fmin)):
+    for name in F16_HELPERS:
+        f = F16_NUMPY[OP_OF[name]][0]
         e = f(fa, fb).view(np.uint16)
         good, diag = check_builds(
             "out.f16." + name, np.uint16, a.size,

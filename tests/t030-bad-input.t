@@ -116,7 +116,7 @@ done <<EOF_CASES
 1|-o k.c --stream on --strategy block x=100,3 y=100,1|bcastgen: error: cannot stream the output: non-temporal stores need an innermost loop that writes whole 64-byte lines (16 elements) one after the other, and --strategy block writes the innermost loops out (use --strategy loops)
 1|-o k.c --stream on x=|bcastgen: error: cannot stream the output: non-temporal stores need an innermost loop that writes whole 64-byte lines (16 elements) one after the other, and the output is one element
 1|-o k.c --unroll-limit 5000 x=3|bcastgen: error: unroll limit 5000 is out of range: it must be from 0 to 512
-1|-o k.c --strategy fast x=3|bcastgen: error: unknown strategy 'fast': expected auto, unroll, loops or block
+1|-o k.c --strategy fast x=3|bcastgen: error: bad strategy 'fast': expected auto, unroll, loops or block
 1|-o k.c --out-shape 3,4 x=3|bcastgen: error: the result shape (3,) is not the --out-shape (3,4)
 1|-o k.c --out-shape 3,-4 x=3|bcastgen: error: bad --out-shape: bad size '-4' in shape '3,-4': sizes are non-negative integers
 1|-o k.c --op copy --out-shape 2, x=3|bcastgen: error: bad --out-shape: empty size in shape '2,'
@@ -177,7 +177,16 @@ done <<EOF_CASES
 2|--shape --explain x=2,3 y=3|bcastgen: error: --shape prints only the result shape: not with --explain, which walks through it
 2|--explain --shape x=2,3 y=3|bcastgen: error: --shape prints only the result shape: not with --explain, which walks through it
 2|--explain --format pdf x=2|bcastgen: error: bad format 'pdf': expected text, svg or html
-2|--format svg x=2|bcastgen: error: --format needs --explain: it says how to explain
+2|--format svg x=2|bcastgen: error: --format needs --explain or --list: it chooses what they write
+2|--format json x=2|bcastgen: error: --format needs --explain or --list: it chooses what they write
+2|--list|bcastgen: error: option '--list' needs a value
+2|--list foo|bcastgen: error: bad list 'foo': expected ops
+2|--list ops --format xml|bcastgen: error: bad format 'xml' for --list: expected text or json
+2|--list=ops --list ops|bcastgen: error: option '--list' is given twice
+2|--list ops x=2,3 y=3|bcastgen: error: --list prints a table: not with operands, a spec file or options other than --format
+2|x=2 --list=ops --format json|bcastgen: error: --list prints a table: not with operands, a spec file or options other than --format
+2|--list ops --explain|bcastgen: error: --list prints a table: not with operands, a spec file or options other than --format
+2|--list ops -o k.c|bcastgen: error: --list prints a table: not with operands, a spec file or options other than --format
 2|--elements x=2|bcastgen: error: --elements needs --explain: it says how to explain
 2|--explain --format html -o k.c x=2|bcastgen: error: --format html writes the explanation to standard output: not with -o
 2|--lang zh --lang en x=2|bcastgen: error: option '--lang' is given twice
@@ -232,6 +241,24 @@ if [ $? = 0 ]; then
 else
 	echo "not ok $n - --target list prints the table, a row a target"
 	sed 's/^/#   /' list err
+	status=1
+fi
+
+# --list ops prints the op table: a line per op after the header, and
+# with --format json one valid object, the same ops in the same order,
+# the same bytes on every run.
+n=$((n + 1))
+"$GEN" --list ops >ops.txt 2>err && [ ! -s err ] && "$GEN" --list ops --format json >ops.json \
+	&& "$GEN" --format=json --list=ops | cmp -s - ops.json \
+	&& /usr/bin/python3 -c 'import json, sys
+names = [op["name"] for op in json.load(open("ops.json"))["ops"]]
+rows = [line.split()[0] for line in open("ops.txt").read().splitlines()[1:]]
+sys.exit(not names or names != rows)'
+if [ $? = 0 ]; then
+	echo "ok $n - --list ops prints the table, a line per op; --format json the same ops as JSON"
+else
+	echo "not ok $n - --list ops prints the table, a line per op; --format json the same ops as JSON"
+	sed 's/^/#   /' ops.txt err | head -n 20
 	status=1
 fi
 

@@ -75,7 +75,7 @@ check $? "README: at least one listing of generated code is checked ($listings)"
 
 # The README's list of spec fields is the table of fields, in its
 # order: the rows of gen/fields.c's fields[].
-sed -n '/^} fields\[\] = {$/,/^};$/s/^\t{"\([a-z_]*\)",.*/\1/p' "$TESTS/../gen/fields.c" |
+sed -n '/ fields\[\] = {$/,/^};$/s/^\t\t\.name = "\([a-z_]*\)".*/\1/p' "$TESTS/../gen/fields.c" |
 	tr '\n' ' ' | sed 's/ $//' >fields.want
 tr '\n' ' ' <"$TESTS/../README.md" |
 	sed -n 's/.*named as the long options with `_` for `-`: `\([a-z_ ]*\)`.*/\1/p' >fields.got

@@ -114,7 +114,7 @@ done <<'EOF_CASES'
 1|kernel "k" {\n  op = "add",\n  axis = 1.5,\n  "x=2,3", "y=3" }|bad.lua:3: error: kernel 'k': field 'axis': 1.5 is not an integer
 1|kernel "k" {\n  "x=2,3",\n  -- y's shape\n  "y=3,a",\n}|bad.lua:4: error: kernel 'k': bad size 'a' in shape '3,a' of operand 'y': sizes are non-negative integers
 1|kernel "k" { --[==[ a\nlong ]] comment ]==] "x=2,3", [[y=3,a]], op = "add" }|bad.lua:2: error: kernel 'k': bad size 'a' in shape '3,a' of operand 'y': sizes are non-negative integers
-1|kernel "k" { "x=2,3", "y=3",\n  op = "add",\n  strategy = "fast" }|bad.lua:3: error: kernel 'k': field 'strategy': unknown strategy 'fast': expected auto, unroll, loops or block
+1|kernel "k" { "x=2,3", "y=3",\n  op = "add",\n  strategy = "fast" }|bad.lua:3: error: kernel 'k': field 'strategy': bad strategy 'fast': expected auto, unroll, loops or block
 1|kernel "k" { "x=2,3", "y=3",\n  op = "add",\n  optimise = "size" }|bad.lua:3: error: kernel 'k': unknown field 'optimise' (there are inplace axis strategy unroll_limit loop_order stream cache_size target optimize out_shape op expr dtype out_dtype lang, and the operands)
 1|kernel "k" { "x=2,3", "y=3",\n  expr = "x +* y" }|bad.lua:2: error: kernel 'k': expr:1:4: expected an operand, a number or '(', not '*'
 1|kernel "k" { "x=2,4", "y=4",\n  loop_order = "1,0,2" }|bad.lua:2: error: kernel 'k': the loop order must list each of the plan's 2 loops once, outermost first; their trip counts are 2, 4

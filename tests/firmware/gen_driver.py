@@ -25,7 +25,10 @@ each strategy with a different phase per operand.
 Left out: exp, log, float power, hypot, arctan2 and logaddexp, which need
 libm (Debian's riscv64-unknown-elf has none); with --libm, only those,
 for the targets that have a libm (newlib on Arm), each with the bound in
-ULP that its result may differ from the host's C library.
+ULP that its result may differ from the host's C library. Which ops call
+libm, and each op's operands, are GEN's op table's (bcastgen --list
+ops); an op of the table that no family runs and LEFT_OUT does not name
+is an error.
 """
 import json
 import os
@@ -33,6 +36,9 @@ import re
 import struct
 import subprocess
 import sys
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+import optable                          # noqa: E402  (tests/optable.py)
 
 INTS = ["i8", "i16", "i32", "i64", "u8", "u16", "u32", "u64"]
 FLOATS = ["f16", "f32", "f64"]
@@ -50,8 +56,9 @@ FROM_CTYPE = {v: k for k, v in CTYPE.items()}
 ARITH = "arith"
 CONVERT = "convert"
 
-# The ops tested, by family: (family, ops, dtypes, NaN rule).
-BINARY = [
+# The ops tested, by family: (family, ops, dtypes, NaN rule). How many
+# operands each takes is the op table's (bcastgen --list ops).
+FAMILIES = [
     ("arith", ["add", "sub", "mul", "div"], ALL, ARITH),
     ("intdiv", ["floordiv", "mod", "fmod"], ALL, ARITH),
     ("pow", ["pow"], INTS, None),
@@ -60,17 +67,23 @@ BINARY = [
     ("compare", ["eq", "lt"], INTS, None),
     ("maxmin", ["max", "min", "fmax", "fmin"], ALL, None),
     ("sign", ["copysign", "heaviside"], FLOATS, None),
-]
-UNARY = [
     ("unary", ["neg", "abs", "invert"], ALL, None),
     ("unary", ["sqrt", "floor", "ceil"], ALL, ARITH),
 ]
-# The ops that call the C library's libm, with their operands and the
-# ULP by which two C libraries' results may differ: the bounds the
-# project holds the runtime to against NumPy (README.md, "Semantics");
-# f16 results, rounded from f32, 1 f16 ULP.
-LIBM_OPS = [("exp", 1, 4), ("log", 1, 4), ("pow", 2, 1), ("hypot", 2, 1),
-            ("atan2", 2, 2), ("logaddexp", 2, 2)]
+# The ops of the table not run here, and why.
+LEFT_OUT = dict.fromkeys(
+    ("logical_and", "logical_or", "logical_xor", "logical_not"),
+    "0 or 1 from comparisons with 0, which the compare family runs")
+LEFT_OUT["where"] = "a comparison with 0 and C's ?:, no arithmetic of its own"
+# The ULP by which two C libraries' results of the ops that call libm
+# (the op table's) may differ: the bounds the project holds the runtime
+# to against NumPy (README.md, "Semantics"); f16 results, rounded from
+# f32, 1 f16 ULP.
+LIBM_ULP = {"exp": 4, "log": 4, "pow": 1, "hypot": 1, "atan2": 2, "logaddexp": 2}
+# From the op table (read_table): each op's operands, by its alias; the
+# ops that call libm, (alias, operands, ULP bound), in the table's order.
+OPERANDS = {}
+LIBM_OPS = []
 LIBM = "libm"
 
 # Ops whose kernels run in every strategy on small broadcast shapes.
@@ -182,6 +195,23 @@ def pair_len(dt):
     return len(table(dt))
 
 
+def read_table(gen):
+    """Fill OPERANDS and LIBM_OPS from GEN's op table. Raises RuntimeError
+    unless every op of it is run here (FAMILIES, the libm ops, copy) or
+    LEFT_OUT says why not, and LIBM_ULP has a bound for each libm op."""
+    ops = optable.load(gen)
+    OPERANDS.clear()
+    OPERANDS.update({op["alias"]: op["max_operands"] for op in ops})
+    LIBM_OPS[:] = [(op["alias"], op["max_operands"], LIBM_ULP.get(op["alias"]))
+                   for op in ops if op["libm"]]
+    covered = {w for c in cases() + libm_cases() for w in c.ops if optable.find(ops, w)}
+    ok, test, diags = optable.coverage(ops, "the firmware kernels (gen_driver.py)",
+                                       covered, LEFT_OUT)
+    diags += ["LIBM_ULP has no bound for %s" % op for op, _, ulp in LIBM_OPS if ulp is None]
+    if diags:
+        raise RuntimeError("the op table: " + "; ".join(diags))
+
+
 def libm_cases():
     """The cases of the ops that call libm, each with its ULP bound."""
     out = []
@@ -201,19 +231,18 @@ def libm_cases():
 def cases():
     """Every case, in a fixed order."""
     out = []
-    for family, ops, dtypes, nan in BINARY:
+    for family, ops, dtypes, nan in FAMILIES:
         for op in ops:
             for dt in dtypes:
                 n = pair_len(dt)
+                if OPERANDS[op] == 1:
+                    out.append(Case("%s_%s" % (op, dt), [("op", op), ("dtype", dt)],
+                                    [("x", dt, "%d" % n, 0)], nan, family, [op]))
+                    continue
                 out.append(Case("%s_%s" % (op, dt),
                                 [("op", op), ("dtype", dt), ("strategy", "loops")],
                                 [("x", dt, "%d,1" % n, 0), ("y", dt, "%d" % n, 0)],
                                 nan, family, [op]))
-    for family, ops, dtypes, nan in UNARY:
-        for op in ops:
-            for dt in dtypes:
-                out.append(Case("%s_%s" % (op, dt), [("op", op), ("dtype", dt)],
-                                [("x", dt, "%d" % pair_len(dt), 0)], nan, family, [op]))
     # Conversions: each float to and from every integer type, and between
     # the floats, on load (x:FROM in a kernel of dtype TO) and on store
     # (--out-dtype).
@@ -482,6 +511,7 @@ def generate(gen, outdir, skip=frozenset(), libm=False):
     """Writes OUTDIR's files (see the docstring), for the libm ops only if
     LIBM; returns the accepted cases. Raises RuntimeError if bcastgen
     fails on the spec."""
+    read_table(gen)
     os.makedirs(outdir, exist_ok=True)
     kept, skipped = [], []
     for c in (libm_cases() if libm else cases()):
