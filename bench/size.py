@@ -1,34 +1,53 @@
 #!/usr/bin/python3
 """bench/size.py: make size's driver.
 
-For each case (the seeds' kernels of tests/golden, then the benchmark
-cases of bench/cases.txt), generate its kernel with each strategy that
-bcastgen accepts for it (unroll, loops, block, auto with --optimize speed,
-auto with --optimize size), and write two more implementations of the
-same shapes: the runtime's generic iterator (runtime/bc_ref.h) and a
-hand-written loop nest.  Compile each to an object of its own for the
-four firmware targets at -Os and -O2 and read its .text bytes.  Where the
-case's buffers fit the target's RAM (and it has at most COUNT_LIMIT
-output elements), link every implementation into one program, run it
-under QEMU with one translation block per instruction and an execution
-log of the kernels' code only, and count the instructions each call
-executed (the kernel and the libgcc helpers it calls) per output element;
-the program also checks that every implementation gave the same bytes.
+For each case (the seeds' kernels of tests/golden, the benchmark cases of
+bench/cases.txt, then SIZE_CASES), generate its kernel with each strategy
+that bcastgen accepts for it (unroll, loops, block, auto with --optimize
+speed, auto with --optimize size: the generic row's), with auto for each
+firmware target's own row (--target ROW, for speed: "auto --target"), and
+write two more implementations of the same shapes: the runtime's generic
+iterator (runtime/bc_ref.h) and a hand-written loop nest.  Compile each to
+an object of its own for the five firmware targets at -Os and -O2 (the
+Cortex-M55 also at -O3, and with clang at -O2) and read its .text bytes.
+Where the case's buffers fit the target's RAM (and it has at most
+COUNT_LIMIT output elements), link every implementation into one program,
+run it under QEMU with a log of the translated blocks of the kernels' code
+and of each execution of one, and count the instructions each call
+executed (the kernel and the libgcc helpers it calls) per output element,
+and on the Cortex-M55 how many of them were Helium's (MVE); the program
+also checks that every implementation gave the same bytes.
 
-Then: for each case and target at -Os, --optimize size must be no larger
-than any other strategy bcastgen emitted for it, unless the case is one
-of KNOWN_LARGER (with the reason).  Prints the table, writes it as
-markdown (OUT/SIZE.md, with a summary of where --optimize size is larger
-than the hand-written loop and by how much, and a legend of the cases'
-ops and shapes) and as TSV (OUT/size.tsv), and exits 1 when a check
-fails.
+Then the checks, for each case and target, with gcc:
+  - at -Os, --optimize size no larger than any other strategy bcastgen
+    emitted for it, unless the case is one of KNOWN_LARGER (with why);
+  - at -O2, auto --target runs at most 5% more instructions per element
+    than the fewest of the strategies (unroll, loops, block, auto speed,
+    auto size) that are within 4 times the smallest's bytes, unless
+    KNOWN_SLOWER says why;
+  - at -Os and -O2, auto --target's bytes at most 4 times the smallest
+    strategy's, unless KNOWN_BIGGER says why.
+Prints the table, writes it as markdown (OUT/SIZE.md, with a summary of
+where --optimize size is larger than the hand-written loop, one of auto
+--target against the strategies per target, the Cortex-M55's Helium and a
+legend of the cases' ops and shapes) and as TSV (OUT/size.tsv), and exits
+1 when a check fails or a program does not build or run.
 
   bench/size.py --gen build/bcastgen --out build/size [--only ID,...]
-  bench/size.py --check FILE.tsv   (only the check, on a table's rows)
+                [--targets m4f,m55]
+  bench/size.py --only-check ...   (only what the checks read: bcastgen's
+                                    kernels, gcc at -Os and -O2; no table;
+                                    the rows in OUT/check/size.tsv; what
+                                    did not change since the last such run
+                                    is taken from OUT/check/cache.json)
+  bench/size.py --check FILE.tsv   (only the checks, on a table's rows)
 """
 
 import argparse
+import bisect
 import concurrent.futures
+import hashlib
+import json
 import os
 import re
 import shlex
@@ -42,36 +61,56 @@ TOP = os.path.dirname(HERE)
 RUNTIME = os.path.join(TOP, "runtime")
 START = os.path.join(HERE, "size", "start.c")
 
-# The targets: compiler and flags, QEMU's command, the memories of the
-# machine (flash or code, RAM) as size.py's linker script places them.
+# The targets: bcastgen's row of its target table (--target), compiler
+# and flags, QEMU's command, the memories of the machine (flash or code,
+# RAM) as size.py's linker script places them.  A target may have levels
+# of its own (a "clang" level compiles with CLANG and links with gcc
+# and libgcc), objdump's options for its instruction set (-m: one that
+# knows the MVE and loop instructions), and the vector instructions whose
+# executions are counted ("MVE": Armv8.1-M's).
 TARGETS = [
-    {"id": "m4f", "title": "Cortex-M4F", "tool": "arm-none-eabi-",
+    {"id": "m4f", "title": "Cortex-M4F", "row": "cortex-m4f", "tool": "arm-none-eabi-",
      "flags": "-mcpu=cortex-m4 -mthumb -mfpu=fpv4-sp-d16 -mfloat-abi=hard",
      "qemu": "qemu-system-arm -M mps2-an386",
      "code": (0x00000000, 0x400000), "ram": (0x20000000, 0x400000)},
-    {"id": "m0", "title": "Cortex-M0", "tool": "arm-none-eabi-",
+    {"id": "m0", "title": "Cortex-M0", "row": "cortex-m0", "tool": "arm-none-eabi-",
      "flags": "-mcpu=cortex-m0 -mthumb",
      "qemu": "qemu-system-arm -M microbit",
      "code": (0x00000000, 0x40000), "ram": (0x20000000, 0x4000)},
-    {"id": "rv32imac", "title": "rv32imac", "tool": "riscv64-unknown-elf-",
+    {"id": "rv32imac", "title": "rv32imac", "row": "rv32imac", "tool": "riscv64-unknown-elf-",
      "flags": "-march=rv32imac -mabi=ilp32",
      "qemu": "qemu-system-riscv32 -M virt -cpu rv32,f=false,d=false -bios none",
      "count_limit": 6000,
      "code": (0x80000000, 0x100000), "ram": (0x80100000, 0x3f00000)},
-    {"id": "rv32imafc", "title": "rv32imafc", "tool": "riscv64-unknown-elf-",
+    {"id": "rv32imafc", "title": "rv32imafc", "row": "rv32imafc", "tool": "riscv64-unknown-elf-",
      "flags": "-march=rv32imafc -mabi=ilp32f",
      "qemu": "qemu-system-riscv32 -M virt -cpu rv32 -bios none",
      "code": (0x80000000, 0x100000), "ram": (0x80100000, 0x3f00000)},
+    # The AN547's ITCM (512 KiB at 0) for the code, its internal SRAM
+    # (two 2 MiB banks behind the MPC, 0x21000000) for the data; the
+    # core starts in the secure state, where both are usable as they are.
+    {"id": "m55", "title": "Cortex-M55 (Helium)", "row": "cortex-m55", "tool": "arm-none-eabi-",
+     "flags": "-mcpu=cortex-m55 -mthumb -mfloat-abi=hard",
+     "clang": "clang-14 --target=thumbv8.1m.main-none-eabihf -mcpu=cortex-m55 "
+              "-mfloat-abi=hard",
+     "levels": ["-Os", "-O2", "-O3", "clang -O2"],
+     "objdump": "-m armv8.1-m.main", "vector": "MVE",
+     "qemu": "qemu-system-arm -M mps3-an547",
+     "code": (0x00000000, 0x80000), "ram": (0x21000000, 0x400000)},
 ]
+# The levels of every target (gcc's), and those the checks read.
 LEVELS = ["-Os", "-O2"]
+CHECKED = ["-Os", "-O2"]
 CFLAGS = "-std=c99 -ffreestanding -ffunction-sections -fdata-sections -Wall -Wextra"
 STACK = 2048            # bytes of RAM kept for the stack
 # Output elements at most for an instruction count (a target may say
-# fewer): the log has a line per instruction, and a soft-float add is
-# some 60 of them, 400 MB of log for a case of 12288 elements.
+# fewer): the log has a line per executed block, a few instructions, and
+# a soft-float add is some 60 of them.
 COUNT_LIMIT = 16384
 
-# bcastgen's implementations, then the two others.
+# bcastgen's implementations: the strategies, each the same for every
+# target (auto's choices for the generic row), then auto for the target's
+# own row (--target ROW, speed); then the two others.
 VARIANTS = [
     ("unroll", ["--strategy", "unroll", "--unroll-limit", "512"]),
     ("loops", ["--strategy", "loops"]),
@@ -79,15 +118,35 @@ VARIANTS = [
     ("speed", ["--optimize", "speed"]),
     ("size", ["--optimize", "size"]),
 ]
+STRATEGIES = [v for v, _ in VARIANTS]
 OTHERS = ["ref", "hand"]
-ALL = [v for v, _ in VARIANTS] + OTHERS
+ALL = STRATEGIES + ["target"] + OTHERS
 TITLE = {"unroll": "unroll", "loops": "loops", "block": "block",
-         "speed": "auto speed", "size": "auto size",
+         "speed": "auto speed", "size": "auto size", "target": "auto --target",
          "ref": "bc_ref.h", "hand": "hand"}
 # Strategy words that the cases' own command lines may carry: dropped,
 # each variant gives its own.
 DROP = {"--strategy": 1, "--unroll-limit": 1, "--optimize": 1,
-        "--stream": 1, "--cache-size": 1, "--loop-order": 1}
+        "--stream": 1, "--cache-size": 1, "--loop-order": 1, "--target": 1}
+
+# Cases of make size's own, after the seeds' and bench/cases.txt's: the
+# firmware's kernels that neither has.
+SIZE_CASES = [
+    # an int8 activation plus an int32 bias per channel, saturated back
+    # to int8 (a quantized convolution's output stage, NHWC)
+    ("fm_bias", ["--expr", "min(max(i32(x) + b, -128), 127)", "--dtype", "i32",
+                 "--out-dtype", "i8", "x:i8=1,16,16,8", "b:i32=8"]),
+]
+
+# The checks of auto --target against the strategies bcastgen emitted for
+# the case (unroll, loops, block, auto speed, auto size), for each case and
+# target: at -O2, its instructions per element at most SLOWER_BY times
+# the fewest of theirs within BIGGER_BY times the smallest's bytes; at
+# -Os and -O2, its bytes at most BIGGER_BY times the smallest of theirs.  Exceptions, with why: (case, target) -> reason.
+SLOWER_BY = 1.05
+BIGGER_BY = 4.0
+KNOWN_SLOWER = {}
+KNOWN_BIGGER = {}
 
 # Cases where --optimize size may be larger than another strategy at -Os,
 # with why (measured: see README.md, "Code size"): (case, target) -> reason.
@@ -95,15 +154,17 @@ BLOCK3 = ("x(4,3) + y(3): on RISC-V the block (the inner 3 written out, y's "
           "three values in registers, offsets in the loads) is smaller than "
           "a second loop with its counter and address adds: 112 bytes "
           "against 114 on rv32imac, 54 against 60 on rv32imafc")
+COPY12 = ("a copy of 2 values to 12 places: written out, 2 loads and 12 "
+          "stores at offsets from one base (30 bytes); the loop gcc makes "
+          "of it (4 stores a pass) needs a push, two bases and a compare (36); "
+          "the same Thumb-2 code on the Cortex-M4F and the Cortex-M55")
 KNOWN_LARGER = {
     ("tiny43", "rv32imac"): BLOCK3,
     ("tiny43", "rv32imafc"): BLOCK3,
     ("seed001_row", "rv32imac"): BLOCK3,
     ("seed001_row", "rv32imafc"): BLOCK3,
-    ("seed004_broadcast_to", "m4f"):
-        "a copy of 2 values to 12 places: written out, 2 loads and 12 "
-        "stores at offsets from one base (30 bytes); the loop gcc makes "
-        "of it (4 stores a pass) needs a push, two bases and a compare (36)",
+    ("seed004_broadcast_to", "m4f"): COPY12,
+    ("seed004_broadcast_to", "m55"): COPY12,
     ("col17", "rv32imac"):
         "gcc's register allocation at -Os around the soft-float call: the "
         "single loop of 17 keeps 11 registers saved, the loop of 16 with "
@@ -212,7 +273,8 @@ def op_of(words):
     """The case's operation for the hand loop and bc_ref.h, or None."""
     if "--expr" in words:
         e = words[words.index("--expr") + 1].replace(" ", "")
-        return "relu" if e == "max(x*w+b,0)" else None
+        return {"max(x*w+b,0)": "relu",
+                "min(max(i32(x)+b,-128),127)": "bias_sat8"}.get(e)
     op = words[words.index("--op") + 1] if "--op" in words else "add"
     alias = {"sub": "subtract", "gt": "greater", "max": "maximum"}
     op = alias.get(op, op)
@@ -244,6 +306,8 @@ def elem_c(op, ctypes, args):
                                                       args[0], args[0], args[1])
     if op == "relu":
         return "bc_size_relu(%s * %s + %s)" % tuple(args)
+    if op == "bias_sat8":   # int8 + int32, wrapping as the kernel's i32 add does
+        return "bc_size_sat8((int32_t)((uint32_t)%s + (uint32_t)%s))" % tuple(args)
     return None
 
 
@@ -279,7 +343,9 @@ def write_hand(path, name, op, params, dims, strides):
         fh.write("\n".join(lines) + "\n")
 
 
-RELU_C = """static inline float bc_size_relu(float v) { return v > 0 ? v : 0; }"""
+RELU_C = """static inline float bc_size_relu(float v) { return v > 0 ? v : 0; }
+static inline int8_t bc_size_sat8(int32_t v)
+{ return (int8_t)(v < -128 ? -128 : v > 127 ? 127 : v); }"""
 
 
 def write_ref(path, name, op, params, dims, strides):
@@ -413,15 +479,18 @@ SECTIONS
 
 # ------------------------------------------------- one case
 
-def prepare(gen, out, cid, words):
-    """Generate the case's implementations in OUT/CID/; returns a dict:
-    impls [(variant, function, .c)], params, dims, count, why (variants
-    that do not apply, and why), or None with the reason when even auto
-    fails."""
+def prepare(gen, out, cid, words, targets, others=True):
+    """Generate the case's implementations in OUT/CID/: the strategies,
+    auto for each target's row (in OUT/CID/target_ID/), and unless OTHERS
+    is false bc_ref.h's walk and the hand loop.  Returns a dict: impls
+    [(variant, function, .c)], timpls {target id: (function, .c)},
+    keys {.c: its code_key} of bcastgen's, params, dims, count, why
+    (variants that do not apply, and why; for auto --target, "target
+    ID"), or {"error": why} when even auto fails."""
     d = os.path.join(out, cid)
     shutil.rmtree(d, ignore_errors=True)
     os.makedirs(d)
-    impls, why = [], {}
+    impls, timpls, why, keys = [], {}, {}, {}
     params = dims = strides = None
     for v, extra in VARIANTS:
         fn = "%s_%s" % (cid, v)
@@ -431,12 +500,26 @@ def prepare(gen, out, cid, words):
             why[v] = refusal(text)
             continue
         impls.append((v, fn, c))
+        keys[c] = code_key(fn, c)
         if params is None:
             params, dims, strides = parse_kernel(c, c[:-2] + ".h")
     if params is None:
         return {"error": why.get("speed", "bcastgen failed")}
+    for t in targets:
+        fn = "%s_target" % cid
+        td = os.path.join(d, "target_" + t["id"])
+        os.makedirs(td)
+        c = os.path.join(td, fn + ".c")
+        st, text = run([gen, "--target", t["row"], "--name", fn, "-o", c] + words)
+        if st != 0:
+            why["target " + t["id"]] = refusal(text)
+            continue
+        timpls[t["id"]] = (fn, c)
+        keys[c] = code_key(fn, c)
     op = op_of(words)
     for v, writer in (("ref", write_ref), ("hand", write_hand)):
+        if not others:
+            continue
         if op is None:
             why[v] = "not written for this op"
             continue
@@ -447,8 +530,8 @@ def prepare(gen, out, cid, words):
     count = 1
     for n in dims:
         count *= n
-    return {"impls": impls, "params": params, "dims": dims, "count": count,
-            "strides": strides, "why": why, "dir": d}
+    return {"impls": impls, "timpls": timpls, "keys": keys, "params": params,
+            "dims": dims, "count": count, "strides": strides, "why": why, "dir": d}
 
 
 def refusal(text):
@@ -466,15 +549,19 @@ def refusal(text):
     return lines[-1] if lines else "refused"
 
 
-def text_bytes(t, obj):
-    """The bytes of the object's .text sections (.text and .text.*)."""
-    st, text = run([t["tool"] + "size", "-A", obj])
-    total = 0
+def text_bytes(t, objs):
+    """The bytes of each object's .text sections (.text and .text.*), in
+    the order of OBJS."""
+    st, text = run([t["tool"] + "size", "-A"] + objs)
+    totals, cur = {}, None
     for line in text.splitlines():
         f = line.split()
-        if len(f) >= 2 and (f[0] == ".text" or f[0].startswith(".text.")):
-            total += int(f[1])
-    return total
+        if len(f) == 2 and f[1] == ":":
+            cur = f[0]
+            totals[cur] = 0
+        elif cur and len(f) >= 2 and (f[0] == ".text" or f[0].startswith(".text.")):
+            totals[cur] += int(f[1])
+    return [totals.get(o) for o in objs]
 
 
 def input_elems(params, dims, strides):
@@ -491,59 +578,152 @@ def input_elems(params, dims, strides):
     return out
 
 
-def unit(case, t, level, gen_dir):
-    """Compile every implementation of one case for target t at level;
-    link and run under QEMU when it fits.  Returns rows
-    {variant: (bytes, instructions per element or None)} and a note."""
-    d = os.path.join(gen_dir, t["id"] + level.replace("-", "_"))
+def compiler(t, level):
+    """The command that compiles for target t at level: gcc with the
+    target's flags, or for a level "clang -OX" the target's clang."""
+    if level.startswith("clang "):
+        cmd = t["clang"].split() + level.split()[1:]
+    else:
+        cmd = [t["tool"] + "gcc"] + t["flags"].split() + [level]
+    return cmd + CFLAGS.split() + ["-I" + RUNTIME]
+
+
+def unit_dir(gen_dir, t, level):
+    return os.path.join(gen_dir, t["id"] + level.replace("-", "_").replace(" ", ""))
+
+
+def unit(case, t, level, gen_dir, keep=None):
+    """Compile every implementation of one case (those in KEEP, when
+    given) for target t at level; link and run under QEMU when it fits.
+    Returns rows {variant: [bytes, instructions per element or None,
+    vector instructions per element or None]} and a note."""
+    d = unit_dir(gen_dir, t, level)
     os.makedirs(d, exist_ok=True)
-    cc = t["tool"] + "gcc"
-    flags = t["flags"].split() + [level] + CFLAGS.split() + ["-I" + RUNTIME]
-    res, objs = {}, []
-    for v, fn, c in case["impls"]:
-        o = os.path.join(d, fn + ".o")
-        st, text = run([cc] + flags + ["-c", c, "-o", o])
-        if st != 0:
-            return res, "%s does not compile: %s" % (v, first_error(text))
-        res[v] = [text_bytes(t, o), None]
-        objs.append(o)
+    cc = compiler(t, level)
+    impls = list(case["impls"])
+    if t["id"] in case["timpls"]:
+        impls.append(("target",) + case["timpls"][t["id"]])
+    impls = [i for i in impls if keep is None or i[0] in keep]
+    # an implementation whose code is another's under its own name is
+    # neither compiled nor run: it has the other's figures
+    twins, first = {}, {}
+    for v, fn, c in impls:
+        k = case["keys"].get(c)
+        if k in first:
+            twins[v] = first[k]
+        elif k is not None:
+            first[k] = v
+    impls = [i for i in impls if i[0] not in twins]
     params, count = case["params"], case["count"]
     nbytes = sum(ELEM_BYTES[p[0]] * (count if not p[2] else case["elems"][p[1]])
                  for p in params)
-    if nbytes + STACK > t["ram"][1]:
-        return res, "no count: %d bytes of data, more than the RAM" % nbytes
     limit = t.get("count_limit", COUNT_LIMIT)
-    if count > limit:
-        return res, "no count: %d elements, more than %d" % (count, limit)
-    if count == 0:
-        return res, "no count: no elements"
-    drv = os.path.join(d, "driver.c")
-    write_driver(drv, [(v, fn) for v, fn, c in case["impls"]], params, count,
-                 case["elems"])
+    if nbytes + STACK > t["ram"][1]:
+        why = "no count: %d bytes of data, more than the RAM" % nbytes
+    elif count > limit:
+        why = "no count: %d elements, more than %d" % (count, limit)
+    elif count == 0:
+        why = "no count: no elements"
+    else:
+        why = ""
+    srcs = [c for v, fn, c in impls]
+    if not why:
+        drv = os.path.join(d, "driver.c")
+        write_driver(drv, [(v, fn) for v, fn, c in impls], params, count, case["elems"])
+        srcs += [START, drv]
+    # one compiler run for all (in D, each object named after its source)
+    objs = [os.path.join(d, os.path.basename(c)[:-2] + ".o") for c in srcs]
+    st, text = run(cc + ["-c"] + srcs, cwd=d)
+    if st != 0:
+        for src, name in zip(srcs, [v for v, fn, c in impls] + ["start.c", "driver.c"]):
+            one, text1 = run(cc + ["-c", src, "-o", os.devnull])
+            if one != 0:
+                return {}, "%s does not compile: %s" % (name, first_error(text1))
+        return {}, "does not compile: %s" % first_error(text)
+    res = {}
+    for (v, fn, c), b in zip(impls, text_bytes(t, objs[:len(impls)])):
+        res[v] = [b, None, None]
+    if why:
+        return with_twins(res, twins), why
     ld = os.path.join(d, "prog.ld")
     with open(ld, "w") as fh:
         fh.write(linker_script(t))
     elf = os.path.join(d, "prog.elf")
-    st, text = run([cc] + flags + ["-nostdlib", "-T", ld, "-Wl,--gc-sections",
-                                   "-o", elf, START, drv] + objs + ["-lgcc"])
+    st, text = run([t["tool"] + "gcc"] + t["flags"].split() + [
+        "-nostdlib", "-T", ld, "-Wl,--gc-sections", "-o", elf] + objs[len(impls):]
+        + objs[:len(impls)] + ["-lgcc"])
     if st != 0:
-        return res, "does not link: %s" % first_error(text)
+        return with_twins(res, twins), "does not link: %s" % first_error(text)
     syms = symbols(t, elf)
     log = os.path.join(d, "exec.log")
     lo, hi = syms["_counted"], syms["_counted_end"]
     cmd = ["timeout", "60"] + t["qemu"].split() + [
         "-nographic", "-semihosting-config", "enable=on,target=native",
-        "-singlestep", "-d", "exec,nochain", "-dfilter", "0x%x..0x%x" % (lo, hi - 1),
+        "-d", "in_asm,exec,nochain", "-dfilter", "0x%x..0x%x" % (lo, hi - 1),
         "-D", log, "-kernel", elf]
     st, text = run(cmd, stdin=subprocess.DEVNULL)
     if st != 0:
-        return res, "the run failed (status %d): %s" % (st, text.strip()[:200])
-    counts = count_log(log, [(v, syms[fn]) for v, fn, c in case["impls"]],
-                       syms["size_mark"])
+        return with_twins(res, twins), "the run failed (status %d): %s" % (st, text.strip()[:200])
+    insns, vector = disassemble(t, elf, lo, hi)
+    try:
+        counts = count_log(log, [(v, syms[fn]) for v, fn, c in impls],
+                           syms["size_mark"], insns, vector or [])
+    except ValueError as e:
+        return with_twins(res, twins), "not counted: %s" % e
     os.remove(log)
-    for v, n in counts.items():
+    for v, (n, nv) in counts.items():
         res[v][1] = n / count
-    return res, ""
+        if "vector" in t:
+            res[v][2] = nv / count
+    return with_twins(res, twins), ""
+
+
+def with_twins(res, twins):
+    """RES with the figures of each twin: {twin: the variant it is}."""
+    for v, w in twins.items():
+        if w in res:
+            res[v] = list(res[w])
+    return res
+
+
+def code_key(fn, c):
+    """The code of the kernel FN in the file C and its header: without
+    comments and with FN's name (in any case) as NAME, so that two
+    kernels of the same code under different names have the same key."""
+    text = ""
+    for path in (c, c[:-2] + ".h"):
+        with open(path) as fh:
+            text += fh.read()
+    text = re.sub(r"/\*.*?\*/", " ", text, flags=re.S)
+    text = re.sub(re.escape(fn), "NAME", text, flags=re.I)
+    return " ".join(text.split())
+
+
+# The vector instructions of Armv8.1-M's MVE (Helium) that name no q
+# register: tail-predicated loops, predication.
+MVE_NO_Q = re.compile(r"^(dlstp|wlstp|letp|lctp|vctp|vpst|vpt|vpnot|vpsel)")
+
+
+def disassemble(t, elf, lo, hi):
+    """The addresses of ELF's instructions in [LO, HI), sorted, from
+    objdump (with the target's options), and those of its vector
+    instructions, sorted (none unless the target says which): for MVE, an
+    instruction whose name begins with v and whose operands name a q
+    register, or one of MVE_NO_Q."""
+    st, text = run([t["tool"] + "objdump", "-d"] + t.get("objdump", "").split() + [
+        "--start-address=0x%x" % lo, "--stop-address=0x%x" % hi, elf])
+    insns, vector = [], []
+    for line in text.splitlines():
+        f = line.split("\t")
+        if len(f) < 3 or not re.match(r"^ *[0-9a-f]+:$", f[0]):
+            continue
+        pc = int(f[0].strip()[:-1], 16)
+        insns.append(pc)
+        mnem, ops = f[2].strip().lower(), f[3].lower() if len(f) > 3 else ""
+        if t.get("vector") == "MVE" and (
+                MVE_NO_Q.match(mnem) or (mnem.startswith("v") and re.search(r"\bq[0-7]\b", ops))):
+            vector.append(pc)
+    return sorted(insns), sorted(vector)
 
 
 def first_error(text):
@@ -563,36 +743,67 @@ def symbols(t, elf):
     return syms
 
 
-def count_log(log, entries, mark):
+# QEMU's log, -d in_asm,exec,nochain: a block of translated code ("IN:
+# SYMBOL", maybe a line more, then a line "0xPC:  ..." per instruction
+# as QEMU decodes it, then an empty line) just before its first
+# execution, and a line per execution of a block: "Trace 0: HOSTADDR
+# [CSBASE/PC/FLAGS/CFLAGS] SYMBOL", HOSTADDR naming the translated block.
+EVENT = re.compile(rb"^(?:Trace \d+: (0x[0-9a-f]+) \[[^/\n]*/([0-9a-f]+)/"
+                   rb"|IN:[^\n]*\n((?:[^\n]+\n)*))", re.M)
+INSN = re.compile(rb"^0x([0-9a-f]+):", re.M)
+
+
+def count_log(log, entries, mark, insns, vector):
     """Instructions from each implementation's entry to the next
-    size_mark, in QEMU's log of executed (one-instruction) blocks: lines
-    'Trace 0: HOSTADDR [CSBASE/PC/FLAGS/CFLAGS] SYMBOL'."""
-    start = {a: v for v, a in entries}
-    counts, cur, n = {}, None, 0
+    size_mark, and how many of them are vector instructions, from QEMU's
+    log (EVENT): each execution of a block adds its instructions, those
+    of INSNS (objdump's addresses, sorted) from the block's first address
+    to its last, and the vector instructions among them (VECTOR, sorted).
+    objdump's, for QEMU's decoder may not know every instruction (it
+    shows Armv8.1-M's dls and le as two halves).  Each implementation
+    runs once, so its stretch begins at the first execution of its
+    entry.  Returns {variant: (instructions, vector instructions)}, or
+    raises ValueError when a block ran whose code the log does not show."""
+    def within(addrs, first, last):
+        return bisect.bisect_right(addrs, last) - bisect.bisect_left(addrs, first)
     with open(log, "rb") as fh:
-        for line in fh:
-            if not line.startswith(b"Trace "):
-                continue
-            pc = int(line.split(b"[", 1)[1].split(b"/", 2)[1], 16)
-            if cur is None:
-                if pc in start:
-                    cur, n = start[pc], 1
-            elif pc == mark:
-                counts[cur] = n
-                cur = None
-            else:
-                n += 1
+        buf = fh.read()
+    blocks, last = {}, None
+    pcs, ns, nvs = [], [], []
+    for m in EVENT.finditer(buf):
+        if m.group(3) is not None:
+            last = [int(x, 16) for x in INSN.findall(m.group(3))]
+            continue
+        host, pc = m.group(1), int(m.group(2), 16)
+        if last and last[0] == pc:
+            blocks[host] = (within(insns, pc, last[-1]), within(vector, pc, last[-1]))
+            last = None
+        if host not in blocks:
+            raise ValueError("a block at 0x%x ran whose code the log does not show" % pc)
+        n, nv = blocks[host]
+        pcs.append(pc)
+        ns.append(n)
+        nvs.append(nv)
+    counts = {}
+    for v, a in entries:
+        try:
+            lo = pcs.index(a)
+            hi = pcs.index(mark, lo + 1)
+        except ValueError:
+            continue
+        counts[v] = (sum(ns[lo:hi]), sum(nvs[lo:hi]))
     return counts
 
 
 # ------------------------------------------------- the check
 
 def check(rows):
-    """rows: (case, target, level, variant, bytes).  For each case and
-    target at -Os: the size variant no larger than any other of
-    bcastgen's.  Returns (failures, known): lines to print."""
+    """rows: (case, target, level, variant, bytes, instructions per
+    element).  For each case and target at -Os: the size variant no
+    larger than any other of bcastgen's.  Returns (failures, known):
+    lines to print."""
     by = {}
-    for cid, tid, level, v, b in rows:
+    for cid, tid, level, v, b, ipe in rows:
         if level == "-Os" and b is not None:
             by.setdefault((cid, tid), {})[v] = b
     bad, known = [], []
@@ -610,24 +821,161 @@ def check(rows):
     return bad, known
 
 
+def target_ratios(rows):
+    """auto --target against the strategies, from rows as check's: for
+    each (case, target, level) of CHECKED where it was built, a dict:
+    bytes and the smallest strategy's (small, its variant), the bytes'
+    ratio; where counted, instructions per element and the fewest of a
+    strategy's (best, its variant), their ratio, and the fewest of a
+    strategy within BIGGER_BY times the smallest's bytes (fit, fit_v,
+    fit_ratio): the fastest that the bytes' check allows."""
+    by = {}
+    for cid, tid, level, v, b, ipe in rows:
+        if level in CHECKED and b is not None:
+            by.setdefault((cid, tid, level), {})[v] = (b, ipe)
+    out = {}
+    for key, vs in by.items():
+        strat = [(v, vs[v]) for v in STRATEGIES if v in vs]
+        if "target" not in vs or not strat:
+            continue
+        b, ipe = vs["target"]
+        sv, (sb, _) = min(strat, key=lambda x: (x[1][0], STRATEGIES.index(x[0])))
+        r = {"bytes": b, "small": sb, "small_v": sv, "bytes_ratio": b / sb}
+        counted = [(v, x[1]) for v, x in strat if x[1] is not None]
+        fit = [(v, x[1]) for v, x in strat if x[1] is not None and x[0] <= BIGGER_BY * sb]
+        if ipe is not None and counted:
+            bv, best = min(counted, key=lambda x: (x[1], STRATEGIES.index(x[0])))
+            fv, fbest = min(fit, key=lambda x: (x[1], STRATEGIES.index(x[0])))
+            r.update(ipe=ipe, best=best, best_v=bv, ipe_ratio=ipe / best,
+                     fit=fbest, fit_v=fv, fit_ratio=ipe / fbest)
+        out[key] = r
+    return out
+
+
+def check_target(rows):
+    """The two checks of auto --target, on rows as check's: at -O2 its
+    instructions per element at most SLOWER_BY times the fewest of a
+    strategy's that is within BIGGER_BY times the smallest's bytes (a
+    faster one that is not, no choice could match without failing the
+    other check); at -Os and -O2 its bytes at most BIGGER_BY times the
+    smallest strategy's.  Returns (failures, known): lines to print."""
+    rat = target_ratios(rows)
+    bad, known = [], []
+    for (cid, tid, level), r in sorted(rat.items()):
+        if level == "-O2" and "ipe" in r and r["ipe"] > SLOWER_BY * r["fit"]:
+            line = ("%s on %s at -O2: auto --target runs %.2f instructions per element, "
+                    "%s %.2f (%.2fx); bytes: %s" % (
+                        cid, tid, r["ipe"], TITLE[r["fit_v"]], r["fit"], r["fit_ratio"],
+                        ", ".join(bytes_words(rat.get((cid, tid, lv)), lv) for lv in CHECKED)))
+            if (cid, tid) in KNOWN_SLOWER:
+                known.append(line + " (known: %s)" % KNOWN_SLOWER[(cid, tid)])
+            else:
+                bad.append("slower: " + line)
+        if r["bytes"] > BIGGER_BY * r["small"]:
+            line = "%s on %s at %s: auto --target's bytes: %s" % (
+                cid, tid, level, bytes_words(r, level))
+            if (cid, tid) in KNOWN_BIGGER:
+                known.append(line + " (known: %s)" % KNOWN_BIGGER[(cid, tid)])
+            else:
+                bad.append("bigger: " + line)
+    return bad, known
+
+
+def variant_bytes(rows, cid, tid, level, variant):
+    """The bytes of VARIANT for case CID on target TID at LEVEL, from rows
+    as check's."""
+    return next(b for c, t, lv, v, b, _ in rows
+                if (c, t, lv, v) == (cid, tid, level, variant))
+
+
+def bytes_words(r, level):
+    """auto --target's bytes against the smallest strategy's at level, in
+    words: "88 against 58 of auto size (1.52x) at -Os"."""
+    if r is None:
+        return "not built at %s" % level
+    return "%d against %d of %s (%.2fx) at %s" % (
+        r["bytes"], r["small"], TITLE[r["small_v"]], r["bytes_ratio"], level)
+
+
+def target_summary(rows):
+    """Per target, as (depth, text) items of a list: the worst ratio of
+    auto --target's instructions per element to the best strategy's at
+    -O2, and of its bytes to the smallest strategy's at each checked
+    level, with the case; and how many cases pass each check."""
+    rat = target_ratios(rows)
+    out = []
+    for t in TARGETS:
+        parts = []
+        speed = [(r["ipe_ratio"], cid, r) for (cid, tid, lv), r in rat.items()
+                 if tid == t["id"] and lv == "-O2" and "ipe" in r]
+        if speed:
+            worst = max(speed, key=lambda x: (x[0], x[1]))
+            r = worst[2]
+            parts.append(
+                "instructions per element at -O2: %.2fx the fastest strategy's at worst "
+                "(%s: %.2f against %.2f of %s, %d bytes against the smallest's %d)" % (
+                    worst[0], worst[1], r["ipe"], r["best"], TITLE[r["best_v"]],
+                    variant_bytes(rows, worst[1], t["id"], "-O2", r["best_v"]), r["small"]))
+            fits = [(r["fit_ratio"], cid, r) for q, cid, r in speed]
+            worst = max(fits, key=lambda x: (x[0], x[1]))
+            r = worst[2]
+            slow = sorted(cid for q, cid, r2 in fits if r2["ipe"] > SLOWER_BY * r2["fit"])
+            parts.append(
+                "against the fastest within %gx the smallest's bytes: %.2fx at worst (%s: "
+                "%.2f against %.2f of %s); within %d%% in %d of the %d cases counted%s" % (
+                    BIGGER_BY, worst[0], worst[1], r["ipe"], r["fit"], TITLE[r["fit_v"]],
+                    round(100 * (SLOWER_BY - 1)), len(fits) - len(slow), len(fits),
+                    (", not in " + ", ".join(slow)) if slow else ""))
+        for lv in CHECKED:
+            size = [(r["bytes_ratio"], cid, r) for (cid, tid, l2), r in rat.items()
+                    if tid == t["id"] and l2 == lv]
+            if not size:
+                continue
+            worst = max(size, key=lambda x: (x[0], x[1]))
+            r = worst[2]
+            big = sorted(cid for q, cid, r2 in size if r2["bytes"] > BIGGER_BY * r2["small"])
+            parts.append(
+                "bytes at %s: %.2fx the smallest strategy's at worst (%s: %d against %d of "
+                "%s); at most %gx in %d of %d cases%s" % (
+                    lv, worst[0], worst[1], r["bytes"], r["small"], TITLE[r["small_v"]],
+                    BIGGER_BY, len(size) - len(big), len(size),
+                    (", not in " + ", ".join(big)) if big else ""))
+        if parts:
+            out.append((0, "%s (`--target %s`)" % (t["id"], t["row"])))
+            out += [(1, p) for p in parts]
+    return out
+
+
 def read_tsv(path):
+    """The rows of a size.tsv, as check's."""
     rows = []
+    num = lambda x, f: f(x) if x not in ("", "-") else None
     with open(path) as fh:
         for line in fh:
             f = line.rstrip("\n").split("\t")
-            if f[0] == "case" or len(f) < 5:
+            if f[0] == "case" or len(f) < 6:
                 continue
-            rows.append((f[0], f[1], f[2], f[3], int(f[4]) if f[4] not in ("", "-") else None))
+            rows.append((f[0], f[1], f[2], f[3], num(f[4], int), num(f[5], float)))
     return rows
 
 
 # ------------------------------------------------- the table
 
 def cell(r):
+    """A table cell: bytes, and when counted (instructions per element),
+    with the vector instructions among them where they were counted."""
     if r is None:
         return "-"
-    b, ipe = r
-    return "%d" % b if ipe is None else "%d (%.1f)" % (b, ipe)
+    b, ipe, vec = r
+    if ipe is None:
+        return "%d" % b
+    if vec is None:
+        return "%d (%.1f)" % (b, ipe)
+    return "%d (%.1f, %s MVE)" % (b, ipe, "0" if vec == 0 else "%.2f" % vec)
+
+
+def levels_of(t):
+    return t.get("levels", LEVELS)
 
 
 def tables(cases, results):
@@ -638,7 +986,7 @@ def tables(cases, results):
     rows = []
     for cid, words in cases:
         for t in TARGETS:
-            for level in LEVELS:
+            for level in levels_of(t):
                 res, note = results.get((cid, t["id"], level), ({}, "not built"))
                 row = [cid, t["id"], level] + [cell(res.get(v)) for v in ALL]
                 rows.append((row, note))
@@ -652,6 +1000,43 @@ def tables(cases, results):
     return text, md
 
 
+def helium(cases, results):
+    """The Cortex-M55's own section as markdown lines (none without the
+    target): per case, auto --target's bytes, instructions and MVE
+    instructions per element with each compiler and level, and how many
+    cases ran Helium code."""
+    t = next((t for t in TARGETS if "vector" in t), None)
+    if t is None:
+        return []
+    lv = levels_of(t)
+    head = ["kernel"] + ["`%s`" % l for l in lv]
+    md = ["| " + " | ".join(head) + " |", "|" + " --- |" * len(head)]
+    used = {l: [0, 0, 0] for l in lv}
+    for cid, words in cases:
+        row = [cid]
+        for l in lv:
+            res, note = results.get((cid, t["id"], l), ({}, ""))
+            r = res.get("target")
+            row.append(cell(r))
+            if r is not None and r[2] is not None:
+                used[l][0] += r[2] > 0
+                used[l][1] += r[2] >= r[1] / 4
+                used[l][2] += 1
+        md.append("| " + " | ".join(row) + " |")
+    counts = ["- %s: in %d of the %d cases run, in %d for a quarter of the instructions "
+              "or more" % (l, used[l][0], used[l][2], used[l][1]) for l in lv]
+    return ["## Helium on the %s" % t["title"].split(" (")[0], "",
+            "`auto --target %s` with gcc (`%sgcc %s`) and clang (`%s`, linked by gcc "
+            "with its libgcc), run on `%s`. Each cell: .text bytes, and where the case "
+            "was run, instructions per element and how many of them are MVE (Helium) "
+            "instructions: those whose mnemonic begins with v and whose operands name "
+            "a q register, the tail-predicated loop's dlstp, wlstp, letp, lctp and vctp, "
+            "and the predication's vpst, vpt, vpsel and vpnot (by objdump's disassembly "
+            "of the executed code)." % (t["row"], t["tool"], t["flags"], t["clang"],
+                                        t["qemu"]), "",
+            "Where Helium ran:", ""] + counts + [""] + md + [""]
+
+
 def main():
     ap = argparse.ArgumentParser(description="make size: bytes and instructions "
                                  "per element of each case's kernels on the firmware targets")
@@ -661,23 +1046,29 @@ def main():
     ap.add_argument("--jobs", type=int, default=os.cpu_count() or 2)
     ap.add_argument("--case", action="append", default=[], metavar="ID=WORDS",
                     help="a case of its own instead of the seeds' and cases.txt's")
-    ap.add_argument("--targets", default="", help="target ids (default: all)")
+    ap.add_argument("--targets", default="", help="target ids, comma- or space-separated "
+                    "(default: all: %s)" % ",".join(t["id"] for t in TARGETS))
+    ap.add_argument("--only-check", action="store_true",
+                    help="only what the checks read: bcastgen's kernels at %s with gcc, "
+                    "no table; in OUT/check/, measuring again only what changed since "
+                    "the last time (OUT/check/cache.json)" % " and ".join(CHECKED))
     ap.add_argument("--check", metavar="TSV", help="only check the rows of TSV")
     a = ap.parse_args()
     if a.check:
-        bad, known = check(read_tsv(a.check))
-        for line in known:
-            print("size: " + line)
-        for line in bad:
-            print("size: larger: " + line)
-        return 1 if bad else 0
+        rows = read_tsv(a.check)
+        bad, known = check(rows)
+        tbad, tknown = check_target(rows)
+        return report_checks(known + tknown, ["larger: " + l for l in bad] + tbad, [])
     if a.targets:
         ids = a.targets.replace(",", " ").split()
         TARGETS[:] = [t for t in TARGETS if t["id"] in ids]
         if len(TARGETS) != len(ids):
             die("unknown target in '%s'" % a.targets)
     for t in TARGETS:
-        for tool in (t["tool"] + "gcc", t["qemu"].split()[0]):
+        tools = [t["tool"] + "gcc", t["qemu"].split()[0]]
+        if not a.only_check and "clang" in t:
+            tools.append(t["clang"].split()[0])
+        for tool in tools:
             if not shutil.which(tool):
                 die("'%s' not found (make deps installs the firmware toolchains)" % tool)
     t0 = time.time()
@@ -686,48 +1077,76 @@ def main():
         given = [c.partition("=") for c in a.case]
         cases = [(cid, shlex.split(words)) for cid, _, words in given]
     else:
-        cases = seed_cases() + bench_cases()
+        cases = seed_cases() + bench_cases() + SIZE_CASES
     cases = [c for c in cases if not only or c[0] in only]
     if only and len(cases) != len(only):
         die("unknown case in '%s'" % a.only)
-    os.makedirs(a.out, exist_ok=True)
-    prepared, results, notes = {}, {}, []
-    for cid, words in cases:
-        p = prepare(a.gen, os.path.join(a.out, "cases"), cid, words)
-        if "error" in p:
-            die("case '%s': %s" % (cid, p["error"]))
-        p["elems"] = input_elems(p["params"], p["dims"], p["strides"])
-        prepared[cid] = p
-    jobs = []
+    # absolute: each target's compiler runs in its own directory
+    out = os.path.abspath(os.path.join(a.out, "check") if a.only_check else a.out)
+    os.makedirs(out, exist_ok=True)
+    keep = set(STRATEGIES + ["target"]) if a.only_check else None
+    prepared, results = {}, {}
     with concurrent.futures.ThreadPoolExecutor(max_workers=a.jobs) as ex:
+        preps = [(cid, ex.submit(prepare, a.gen, os.path.join(out, "cases"), cid, words,
+                                 TARGETS, not a.only_check)) for cid, words in cases]
+        for cid, f in preps:
+            p = f.result()
+            if "error" in p:
+                die("case '%s': %s" % (cid, p["error"]))
+            p["elems"] = input_elems(p["params"], p["dims"], p["strides"])
+            prepared[cid] = p
+        # --only-check keeps what it measured in OUT/check/cache.json, by
+        # everything it was measured from (unit_key), and measures again
+        # only what changed
+        cache = Cache(os.path.join(out, "cache.json") if a.only_check else None)
+        jobs = []
         for cid, words in cases:
             for t in TARGETS:
-                for level in LEVELS:
-                    jobs.append(((cid, t["id"], level),
-                                 ex.submit(unit, prepared[cid], t, level, prepared[cid]["dir"])))
-        for key, f in jobs:
+                for level in (CHECKED if a.only_check else levels_of(t)):
+                    ukey = cache.key(prepared[cid], t, level, keep)
+                    if ukey in cache.old:
+                        results[(cid, t["id"], level)] = cache.use(ukey)
+                        continue
+                    jobs.append(((cid, t["id"], level), ukey,
+                                 ex.submit(unit, prepared[cid], t, level,
+                                           prepared[cid]["dir"], keep)))
+        for key, ukey, f in jobs:
             results[key] = f.result()
+            cache.put(ukey, results[key])
+        cache.save()
     failed = []
     for key, (res, note) in sorted(results.items()):
         if note and not note.startswith("no count"):
             failed.append("%s on %s at %s: %s" % (key[0], key[1], key[2], note))
-    tsv = ["case\ttarget\tflags\timplementation\ttext_bytes\tinstructions_per_element"]
+    tsv = ["case\ttarget\tflags\timplementation\ttext_bytes\tinstructions_per_element"
+           "\tvector_instructions_per_element"]
     rows = []
     for cid, words in cases:
         for t in TARGETS:
-            for level in LEVELS:
+            for level in levels_of(t):
+                if (cid, t["id"], level) not in results:
+                    continue
                 res, note = results[(cid, t["id"], level)]
                 for v in ALL:
                     if v in res:
-                        b, ipe = res[v]
-                        rows.append((cid, t["id"], level, v, b))
-                        tsv.append("%s\t%s\t%s\t%s\t%d\t%s" % (
-                            cid, t["id"], level, v, b, "" if ipe is None else "%.2f" % ipe))
-    with open(os.path.join(a.out, "size.tsv"), "w") as fh:
+                        b, ipe, vec = res[v]
+                        rows.append((cid, t["id"], level, v, b, ipe))
+                        tsv.append("%s\t%s\t%s\t%s\t%d\t%s\t%s" % (
+                            cid, t["id"], level, v, b, "" if ipe is None else "%.2f" % ipe,
+                            "" if vec is None else "%.2f" % vec))
+    with open(os.path.join(out, "size.tsv"), "w") as fh:
         fh.write("\n".join(tsv) + "\n")
-    text, md = tables(cases, results)
     bad, known = check(rows)
-    skipped = sorted(set(note for (k, (r, note)) in results.items() if note.startswith("no count")))
+    tbad, tknown = check_target(rows)
+    tsummary = target_summary(rows)
+    if a.only_check:
+        for depth, line in tsummary:
+            print("size: " + "  " * depth + line)
+        status = report_checks(known + tknown, ["larger: " + l for l in bad] + tbad, failed)
+        print("size: %d cases, %d programs, %.0f s; the rows in %s" % (
+            len(cases), len(results), time.time() - t0, os.path.join(out, "size.tsv")))
+        return status
+    text, md = tables(cases, results)
     print("\n".join(text))
     print()
     print(HOW)
@@ -735,33 +1154,113 @@ def main():
     summary = size_summary(rows)
     for depth, line in summary:
         print("size: " + "  " * depth + line)
+    for depth, line in tsummary:
+        print("size: " + "  " * depth + line)
     not_applied = describe_not_applied(cases, prepared)
     for line in not_applied:
         print("size: " + line)
     uncounted = uncounted_lines(cases, results)
     for line in uncounted:
         print("size: " + line)
+    with open(os.path.join(out, "SIZE.md"), "w") as fh:
+        fh.write(markdown(md, not_applied, uncounted, known + tknown,
+                          ["larger: " + l for l in bad] + tbad, legend, summary,
+                          tsummary, helium(cases, results)))
+    status = report_checks(known + tknown, ["larger: " + l for l in bad] + tbad, failed)
+    print("size: %d cases, %d programs, %.0f s; the table in %s" % (
+        len(cases), len(results), time.time() - t0, os.path.join(out, "SIZE.md")))
+    return status
+
+
+class Cache:
+    """The figures of units measured before, by their unit_key, in the
+    JSON file PATH (none when PATH is None).  old: what the file held;
+    use and put mark what this run keeps, save writes only those."""
+
+    def __init__(self, path):
+        self.path, self.old, self.new, self.versions = path, {}, {}, {}
+        if path and os.path.exists(path):
+            with open(path) as fh:
+                self.old = json.load(fh)
+
+    def key(self, case, t, level, keep):
+        """What a unit's figures depend on: this file, the runtime
+        headers and start.c, the tools' versions, the target, the level,
+        the variants kept, and every source of the case with its shapes."""
+        if self.path is None:
+            return None
+        cc = compiler(t, level)
+        if cc[0] not in self.versions:
+            self.versions[cc[0]] = run([cc[0], "--version"])[1]
+        qemu = t["qemu"].split()[0]
+        if qemu not in self.versions:
+            self.versions[qemu] = run([qemu, "--version"])[1]
+        srcs = [c for v, fn, c in case["impls"]]
+        if t["id"] in case["timpls"]:
+            srcs.append(case["timpls"][t["id"]][1])
+        parts = [self.versions[cc[0]], self.versions[qemu], json.dumps(t, sort_keys=True),
+                 level, " ".join(cc), sorted(keep or []), case["count"], case["elems"],
+                 case["params"]]
+        h = hashlib.sha256(json.dumps(parts, sort_keys=True).encode())
+        files = [__file__, START] + sorted(
+            os.path.join(RUNTIME, f) for f in os.listdir(RUNTIME) if f.endswith(".h"))
+        for path in files + srcs + [c[:-2] + ".h" for c in srcs]:
+            if os.path.exists(path):
+                with open(path, "rb") as fh:
+                    h.update(path.encode() if path in files else b"")
+                    h.update(fh.read())
+        return h.hexdigest()
+
+    def use(self, k):
+        self.new[k] = self.old[k]
+        return tuple(self.old[k])
+
+    def put(self, k, result):
+        if k is not None and (not result[1] or result[1].startswith("no count")):
+            self.new[k] = result
+
+    def save(self):
+        if self.path:
+            with open(self.path + ".tmp", "w") as fh:
+                json.dump(self.new, fh)
+            os.replace(self.path + ".tmp", self.path)
+
+
+def report_checks(known, bad, failed):
+    """Print the known exceptions, then the checks' failures and the
+    programs that failed, each under a heading that counts them; returns
+    the exit status: 1 when anything failed."""
     for line in known:
         print("size: " + line)
-    for line in bad:
-        print("size: larger: " + line)
-    for line in failed:
-        print("size: failed: " + line)
-    secs = time.time() - t0
-    with open(os.path.join(a.out, "SIZE.md"), "w") as fh:
-        fh.write(markdown(md, not_applied, uncounted, known, bad, legend, summary))
-    print("size: %d cases, %d programs, %.0f s; the table in %s" % (
-        len(cases), len(results), secs, os.path.join(a.out, "SIZE.md")))
+    if bad:
+        kinds = {}
+        for line in bad:
+            kinds.setdefault(line.split(":", 1)[0], []).append(line)
+        print("size: FAILED: %d check%s: %s" % (
+            len(bad), "s" if len(bad) > 1 else "",
+            ", ".join("%d %s" % (len(v), k) for k, v in sorted(kinds.items()))))
+        for line in bad:
+            print("size:   " + line)
+    if failed:
+        print("size: FAILED: %d program%s" % (len(failed), "s" if len(failed) > 1 else ""))
+        for line in failed:
+            print("size:   failed: " + line)
+    if not bad and not failed:
+        print("size: every check passed")
     return 1 if bad or failed else 0
 
 
 HOW = """Each cell: .text bytes of the implementation's own object (-ffunction-sections;
 libgcc's helpers not included), and in parentheses the instructions one call
-executes per output element, helpers included: QEMU run with -singlestep
-(one instruction per translation block) and -d exec,nochain, its log limited
-by -dfilter to the code after the driver, counted from the function's entry
-to the marker called after it.  -: bcastgen refuses that strategy for the
-case, or no hand loop was written for its op."""
+executes per output element, helpers included: QEMU run with -d
+in_asm,exec,nochain (a line per execution of a translated block, and each
+block's code once), its log limited by -dfilter to the code after the driver;
+each execution of a block adds its instructions as objdump lists them,
+counted from the function's entry to the marker called after it; on the
+Cortex-M55, also how many of them are MVE (Helium) instructions.  auto
+--target: auto for the target's own row of bcastgen's target table (the
+other strategies are the generic row's).  -: bcastgen refuses that strategy
+for the case, or no hand loop was written for its op."""
 
 
 def describe_not_applied(cases, prepared):
@@ -769,7 +1268,8 @@ def describe_not_applied(cases, prepared):
     out = []
     for cid, words in cases:
         for v, why in sorted(prepared[cid]["why"].items()):
-            out.append("%s: no %s: %s" % (cid, TITLE[v], why))
+            name = TITLE[v] if v in TITLE else "auto --target on " + v.split()[1]
+            out.append("%s: no %s: %s" % (cid, name, why))
     return out
 
 
@@ -788,32 +1288,55 @@ def uncounted_lines(cases, results):
     return out
 
 
-def markdown(md, not_applied, uncounted, known, bad, legend=(), summary=()):
-    """SIZE.md: how it was made, the targets, the summary, the legend of
-    the cases, the table (MD, its lines), then the notes: implementations
-    a case does not have, counts not run, the known exceptions and the
-    failures of the check, each group a list. Nothing in it depends on
-    the run's time: the same tools give the same bytes."""
+def markdown(md, not_applied, uncounted, known, bad, legend=(), summary=(),
+             tsummary=(), helium_md=()):
+    """SIZE.md: how it was made, the targets, the summaries, the legend
+    of the cases, the Cortex-M55's Helium, the table (MD, its lines),
+    then the notes: implementations a case does not have, counts not
+    run, the known exceptions and the failures of the checks, each group
+    a list. Nothing in it depends on the run's time: the same tools give
+    the same bytes."""
     lines = ["# Code size on the firmware targets", "",
              "Written by `make size` (bench/size.py).", "",
-             "Targets (each with `%s` and the flags of the row):" % CFLAGS, ""]
+             "Targets (each with `%s` and the flags of the row, at %s; `auto --target` is "
+             "bcastgen's `--target ROW`):" % (CFLAGS, " and ".join(LEVELS)), ""]
     for t in TARGETS:
-        lines.append("- %s: `%sgcc %s`, run on `%s`" % (t["id"], t["tool"], t["flags"], t["qemu"]))
+        line = "- %s: `%sgcc %s`" % (t["id"], t["tool"], t["flags"])
+        extra = [l for l in levels_of(t) if l not in LEVELS]
+        if extra:
+            line += " (also at %s" % ", ".join(l for l in extra if not l.startswith("clang"))
+            if "clang" in t:
+                line += "; and `%s` at %s, linked by gcc with its libgcc" % (
+                    t["clang"], ", ".join(l.split()[1] for l in extra if l.startswith("clang")))
+            line += ")"
+        line += ", run on `%s`; ROW `%s`" % (t["qemu"], t["row"])
+        lines.append(line)
     lines.append("")
     if summary:
         lines += ["## Is `--optimize size` ever larger than a hand-written loop?", ""]
         lines += ["  " * depth + "- " + line for depth, line in summary] + [""]
+    if tsummary:
+        lines += ["## `auto --target` against the strategies", "",
+                  "For each target, the worst case of `auto --target` (bcastgen's auto for "
+                  "the target's own row, for speed) against the strategies bcastgen emits "
+                  "for the same case (unroll, loops, block, auto speed, auto size: the "
+                  "generic row's), with gcc: its instructions per element against the "
+                  "fewest of theirs at -O2 (the check: within %d%%), its bytes against the "
+                  "smallest of theirs at %s (the check: at most %gx)." % (
+                      round(100 * (SLOWER_BY - 1)), " and ".join(CHECKED), BIGGER_BY), ""]
+        lines += ["  " * depth + "- " + line for depth, line in tsummary] + [""]
     if legend:
         lines += ["## The cases", "",
                   "Each case's operation, its operands as bcastgen's words (`NAME:DTYPE=SHAPE`, "
                   "f32 where no dtype is given), the options it keeps, and the result shape.", ""]
         lines += list(legend) + [""]
+    lines += list(helium_md)
     lines += ["## The table", "", HOW.replace("\n", " "), ""] + md + [""]
     if not_applied or uncounted or known or bad:
         lines += ["## Notes", "",
                   "What a case does not have and why, where it was not run, the "
-                  "measured exceptions to the check (bench/size.py, KNOWN_LARGER) and "
-                  "what failed it.", ""]
+                  "measured exceptions to the checks (bench/size.py: KNOWN_LARGER, "
+                  "KNOWN_SLOWER, KNOWN_BIGGER) and what failed them.", ""]
     for group in (not_applied, uncounted, known, bad):
         if group:
             lines += ["- " + l for l in group] + [""]
@@ -867,9 +1390,9 @@ def size_summary(rows):
     --optimize size is larger than, equal to and smaller than the
     hand-written loop, each larger one with its bytes (depth 1), and the
     bytes of all of them together. ROWS: (case, target, level, variant,
-    bytes)."""
+    bytes, instructions per element)."""
     by = {}
-    for cid, tid, level, v, b in rows:
+    for cid, tid, level, v, b, ipe in rows:
         if b is not None and v in ("size", "hand"):
             by.setdefault((level, cid, tid), {})[v] = b
     out = []
@@ -905,7 +1428,8 @@ def size_summary(rows):
         out.append((0, "The hand-written loop: one loop per dimension of the result, each "
                    "element's offsets computed from the counters, plain C as one writes it "
                    "for the case's shapes (bench/size.py, write_hand); written for add, "
-                   "subtract, greater, maximum, copy and the relu expression only."))
+                   "subtract, greater, maximum, copy, the relu expression and fm_bias's "
+                   "saturated bias only."))
     return out
 
 

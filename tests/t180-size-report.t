@@ -42,7 +42,7 @@ EOF
 
 py refusal '
 cases = [("k", ["x=4,3,32,32", "b=3,1,1"])]
-p = size.prepare(os.path.join(scratch, "warn-gen"), os.path.join(scratch, "cases"), "k", cases[0][1])
+p = size.prepare(os.path.join(scratch, "warn-gen"), os.path.join(scratch, "cases"), "k", cases[0][1], [])
 lines = size.describe_not_applied(cases, {"k": p})
 print("\n".join(lines))
 unroll = [l for l in lines if "no unroll" in l]
@@ -52,9 +52,10 @@ sys.exit(not (len(unroll) == 1 and unroll[0].endswith(
 check $? "a refusal shows bcastgen's error, not the warning printed before it" refusal.log
 
 py notes '
-rows = [("tiny43", "rv32imac", "-Os", "block", 112), ("tiny43", "rv32imac", "-Os", "size", 114),
-        ("seed004_broadcast_to", "m4f", "-Os", "unroll", 30),
-        ("seed004_broadcast_to", "m4f", "-Os", "size", 36)]
+rows = [("tiny43", "rv32imac", "-Os", "block", 112, None),
+        ("tiny43", "rv32imac", "-Os", "size", 114, None),
+        ("seed004_broadcast_to", "m4f", "-Os", "unroll", 30, None),
+        ("seed004_broadcast_to", "m4f", "-Os", "size", 36, None)]
 bad, known = size.check(rows)
 md = size.markdown([], ["tiny43: no unroll: why"], [], known, bad)
 print(md)
@@ -86,12 +87,13 @@ sys.exit(lines[2:] != [
 check $? "the legend gives each case its op, operands, options and result shape" legend.log
 
 py summary '
-rows = [("a", "m4f", "-Os", "size", 36), ("a", "m4f", "-Os", "hand", 30),
+rows = [r + (None,) for r in [
+        ("a", "m4f", "-Os", "size", 36), ("a", "m4f", "-Os", "hand", 30),
         ("a", "m0", "-Os", "size", 40), ("a", "m0", "-Os", "hand", 40),
         ("b", "m4f", "-Os", "size", 44), ("b", "m4f", "-Os", "hand", 46),
         ("b", "m4f", "-Os", "loops", 40), ("c", "m4f", "-Os", "size", 50),
         ("b", "m0", "-Os", "size", 110), ("b", "m0", "-Os", "hand", 100),
-        ("a", "m4f", "-O2", "size", 40), ("a", "m4f", "-O2", "hand", 50)]
+        ("a", "m4f", "-O2", "size", 40), ("a", "m4f", "-O2", "hand", 50)]]
 items = size.size_summary(rows)
 for depth, text in items:
     print("  " * depth + text)
@@ -125,7 +127,7 @@ fi
 # its table, whole; the rows README.md quotes are rows of its table.
 awk -F' [|] ' '/^[|] / && $2 != "kernel" && $2 != "---" { print substr($1, 3) }' "$top/SIZE.md" |
 	sort -u >table.cases
-sed -n '/^## Notes$/,$s/^- \([A-Za-z0-9_]*\)[: ].*/\1/p' "$top/SIZE.md" | sort -u >noted
+sed -n '/^## Notes$/,$s/^- \(slower: \|bigger: \)\{0,1\}\([A-Za-z0-9_]*\)[: ].*/\2/p' "$top/SIZE.md" | sort -u >noted
 grep -n 'Written by `make size` (bench/size.py)\.$' "$top/SIZE.md" >log
 rc=$?
 comm -13 table.cases noted >extra

@@ -1,10 +1,11 @@
 /*
  * start.c: the bare-metal start of make size's programs (bench/size.py),
- * for the Cortex-M cores (mps2-an386, microbit) and RV32 (virt) under
- * QEMU: a stack, the FPU on where there is one, main, and its status
- * given back to QEMU through semihosting.  The programs' data need no
- * copying: size.py's linker script puts .data where it is loaded, and
- * QEMU loads it (and zeroes .bss, which it loads as zeros too).
+ * for the Cortex-M cores (mps2-an386, microbit, mps3-an547) and RV32
+ * (virt) under QEMU: a stack, the FPU (and on the Cortex-M55 Helium) on
+ * where there is one, main, and its status given back to QEMU through
+ * semihosting.  The programs' data need no copying: size.py's linker
+ * script puts .data where it is loaded, and QEMU loads it (and zeroes
+ * .bss, which it loads as zeros too).
  */
 #include <stdint.h>
 
@@ -73,8 +74,11 @@ void size_reset(void);
 void size_fault(void);
 
 /*
-** Reset: the FPU on where the build uses it (CPACR, CP10 and CP11),
-** then main.  Nothing here uses floats.
+** Reset: the FPU on where the build uses it (CPACR, CP10 and CP11: full
+** access, which on Armv8.1-M also opens Helium's vector instructions),
+** before anything else, then main.  Nothing here uses floats or
+** vectors; main is in another file, so none of its code (gcc -O3 makes
+** vector code of its loops on the Cortex-M55) can come before.
 */
 DRIVER void
 size_reset(void)

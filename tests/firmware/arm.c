@@ -1,7 +1,8 @@
 /*
  * arm.c: start-up of a Cortex-M core (M0 on QEMU's microbit, M4F on
- * mps2-an386): the vector table, the reset handler, a fault handler that
- * ends the run, and the semihosting trap.
+ * mps2-an386, M55 with Helium on mps3-an547): the vector table, the
+ * reset handler, a fault handler that ends the run, and the semihosting
+ * trap.
  *
  * On reset the core loads the stack pointer from word 0 of the vector
  * table and jumps to word 1, so the reset handler runs in C with a stack
@@ -40,10 +41,17 @@ static void fw_fault(void)
 }
 
 /*
-** Reset: on a core with an FPU (-mfpu=..., __ARM_FP defined), first
-** grants full access to coprocessors 10 and 11 (CPACR bits 20-23), then
-** waits for the write to take effect (DSB, ISB) before any floating-point
-** instruction can run. Then C's memory and main (fw.c).
+** Reset: on a core with an FPU (-mfpu=... or -mcpu=cortex-m55, __ARM_FP
+** defined), first grants full access to coprocessors 10 and 11 (CPACR
+** bits 20-23), which are the FPU and, on the Cortex-M55, Helium (MVE)
+** too, then waits for the write to take effect (DSB, ISB) before any
+** floating-point or vector instruction can run. Only then fw_start
+** (fw.c) copies .data and clears .bss, loops that gcc makes Helium code
+** at -O3. This function has no loop or data of its own to vectorize, and
+** fw_start, in another file and never inlined (fw.h), cannot be moved
+** above the enabling: the volatile store and the asm with its memory
+** clobber come first, whatever the optimization (t600 reads the
+** disassembly to check).
 */
 void fw_reset(void);
 

@@ -22,7 +22,9 @@ void fw_exit(int status) __attribute__((noreturn));
 
 /* fw_start(): copies .data from its load address, zeroes .bss, runs
  * main and exits with its value. The target's reset code calls it once
- * the stack (and the FPU, where there is one) is ready. */
-void fw_start(void) __attribute__((noreturn));
+ * the stack (and the FPU, where there is one) is ready; never inlined
+ * into it, so that none of its code (vector code at -O3 on a core with
+ * Helium) can run before the FPU is on. */
+void fw_start(void) __attribute__((noreturn, noinline));
 
 #endif
