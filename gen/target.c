@@ -46,6 +46,13 @@ target_find(const char *name)
 	return NULL;
 }
 
+/* Return row I of the table, from 0, or NULL past its last. */
+const struct target *
+target_row(int i)
+{
+	return i >= 0 && i < (int)(sizeof targets / sizeof targets[0]) - 1 ? &targets[i] : NULL;
+}
+
 /* Return the row used when no target is named. */
 const struct target *
 target_default(void)

@@ -34,6 +34,7 @@ struct target {
 };
 
 const struct target *target_find(const char *name);
+const struct target *target_row(int i);
 const struct target *target_default(void);
 void target_names(struct strbuf *sb);
 void target_list(struct strbuf *sb);
