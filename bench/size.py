@@ -826,7 +826,7 @@ def target_ratios(rows):
     each (case, target, level) of CHECKED where it was built, a dict:
     bytes and the smallest strategy's (small, its variant), the bytes'
     ratio; where counted, instructions per element and the fewest of a
-    strategy's (best, its variant), their ratio, and the fewest of a
+    strategy's (best, its variant and bytes), their ratio, and the fewest of a
     strategy within BIGGER_BY times the smallest's bytes (fit, fit_v,
     fit_ratio): the fastest that the bytes' check allows."""
     by = {}
@@ -846,7 +846,7 @@ def target_ratios(rows):
         if ipe is not None and counted:
             bv, best = min(counted, key=lambda x: (x[1], STRATEGIES.index(x[0])))
             fv, fbest = min(fit, key=lambda x: (x[1], STRATEGIES.index(x[0])))
-            r.update(ipe=ipe, best=best, best_v=bv, ipe_ratio=ipe / best,
+            r.update(ipe=ipe, best=best, best_v=bv, best_bytes=vs[bv][0], ipe_ratio=ipe / best,
                      fit=fbest, fit_v=fv, fit_ratio=ipe / fbest)
         out[key] = r
     return out
@@ -881,13 +881,6 @@ def check_target(rows):
     return bad, known
 
 
-def variant_bytes(rows, cid, tid, level, variant):
-    """The bytes of VARIANT for case CID on target TID at LEVEL, from rows
-    as check's."""
-    return next(b for c, t, lv, v, b, _ in rows
-                if (c, t, lv, v) == (cid, tid, level, variant))
-
-
 def bytes_words(r, level):
     """auto --target's bytes against the smallest strategy's at level, in
     words: "88 against 58 of auto size (1.52x) at -Os"."""
@@ -915,7 +908,7 @@ def target_summary(rows):
                 "instructions per element at -O2: %.2fx the fastest strategy's at worst "
                 "(%s: %.2f against %.2f of %s, %d bytes against the smallest's %d)" % (
                     worst[0], worst[1], r["ipe"], r["best"], TITLE[r["best_v"]],
-                    variant_bytes(rows, worst[1], t["id"], "-O2", r["best_v"]), r["small"]))
+                    r["best_bytes"], r["small"]))
             fits = [(r["fit_ratio"], cid, r) for q, cid, r in speed]
             worst = max(fits, key=lambda x: (x[0], x[1]))
             r = worst[2]

@@ -44,6 +44,18 @@ set_ints(lua_State *L, const char *key, const int64_t *v, int n)
 	lua_setfield(L, -2, key);
 }
 
+/* Set field KEY to the sequence V[0..N), each plus BASE (1: an index made 1-based). */
+static void
+set_int_seq(lua_State *L, const char *key, const int *v, int n, int base)
+{
+	lua_createtable(L, n, 0);
+	for (int i = 0; i < n; i++) {
+		lua_pushinteger(L, v[i] + base);
+		lua_rawseti(L, -2, i + 1);
+	}
+	lua_setfield(L, -2, key);
+}
+
 /* Set field KEY to the sequence of sizes DIM[0..N), each at most SHAPE_MAX_COUNT. */
 static void
 set_dims(lua_State *L, const char *key, const uint64_t *dim, int n)
@@ -137,12 +149,7 @@ model_push_bcast(lua_State *L, const struct bcast *b, int inplace)
 		}
 		lua_setfield(L, -2, "result");
 		/* order: the dims (0-based) in the order compared, a mismatch last */
-		lua_createtable(L, b->ncompared, 0);
-		for (int k = 0; k < b->ncompared; k++) {
-			lua_pushinteger(L, b->order[k]);
-			lua_rawseti(L, -2, k + 1);
-		}
-		lua_setfield(L, -2, "order");
+		set_int_seq(L, "order", b->order, b->ncompared, 0);
 		if (b->axis_mode)
 			set_int(L, "start", b->start);
 	}
@@ -164,12 +171,7 @@ model_push_bcast(lua_State *L, const struct bcast *b, int inplace)
 			set_int(L, "lo", b->axis_lo);
 			set_int(L, "hi", b->axis_hi);
 		}
-		lua_createtable(L, b->naxis_ok, 0);
-		for (int k = 0; k < b->naxis_ok; k++) {
-			lua_pushinteger(L, b->axis_ok[k]);
-			lua_rawseti(L, -2, k + 1);
-		}
-		lua_setfield(L, -2, "axis_ok");
+		set_int_seq(L, "axis_ok", b->axis_ok, b->naxis_ok, 0);
 		lua_setfield(L, -2, "err");
 	}
 }
@@ -233,7 +235,6 @@ set_reads(lua_State *L, const struct plan *p)
 		set_int(L, "level", r->level);
 		set_bool(L, "via_output", r->via_output);
 		set_bool(L, "widen", r->widen);
-		set_int(L, "uses", r->uses);
 		lua_rawseti(L, -2, i + 1);
 	}
 	lua_setfield(L, -2, "reads");
@@ -290,12 +291,7 @@ set_values(lua_State *L, const struct kernel *k)
 		}
 		if (v->kind == VALUE_CONVERT)
 			set_str(L, "convert", plan_convert_spelling[v->convert].name);
-		lua_createtable(L, v->nargs, 0);
-		for (int a = 0; a < v->nargs; a++) {
-			lua_pushinteger(L, v->arg[a] + 1);
-			lua_rawseti(L, -2, a + 1);
-		}
-		lua_setfield(L, -2, "args");
+		set_int_seq(L, "args", v->arg, v->nargs, 1);
 		if (v->source >= 0 && k->desc->expr.src) {
 			struct strbuf text = {0};
 
@@ -306,12 +302,7 @@ set_values(lua_State *L, const struct kernel *k)
 		lua_rawseti(L, -2, i + 1);
 	}
 	lua_setfield(L, -2, "values");
-	lua_createtable(L, p->ntemps, 0);
-	for (int t = 0; t < p->ntemps; t++) {
-		lua_pushinteger(L, p->temps[t] + 1);
-		lua_rawseti(L, -2, t + 1);
-	}
-	lua_setfield(L, -2, "temps");
+	set_int_seq(L, "temps", p->temps, p->ntemps, 1);
 }
 
 /*
@@ -379,12 +370,7 @@ push_item(lua_State *L, const struct code_item *it, const struct code_push *cp)
 	switch (it->kind) {
 	case CODE_COUNTERS:
 		set_int(L, "bits", it->bits);
-		lua_createtable(L, it->nloops, 0);
-		for (int l = 0; l < it->nloops; l++) {
-			lua_pushinteger(L, it->loops[l]);
-			lua_rawseti(L, -2, l + 1);
-		}
-		lua_setfield(L, -2, "loops");
+		set_int_seq(L, "loops", it->loops, it->nloops, 0);
 		break;
 	case CODE_POINTER:
 		set_int(L, "pointer", it->pointer + 1);
