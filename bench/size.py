@@ -140,12 +140,31 @@ SIZE_CASES = [
 
 # The checks of auto --target against the strategies bcastgen emitted for
 # the case (unroll, loops, block, auto speed, auto size), for each case and
-# target: at -O2, its instructions per element at most SLOWER_BY times
-# the fewest of theirs within BIGGER_BY times the smallest's bytes; at
-# -Os and -O2, its bytes at most BIGGER_BY times the smallest of theirs.  Exceptions, with why: (case, target) -> reason.
+# target, at -O2, the level it plans for (for speed): its instructions per
+# element at most SLOWER_BY times the fewest of theirs within BIGGER_BY
+# times the smallest's bytes, and its bytes at most BIGGER_BY times the
+# smallest of theirs.  At -Os its bytes are reported, not checked: where
+# bytes matter more than speed, --optimize size plans for them.
+# Exceptions, with why, measured: (case, target) -> reason.
 SLOWER_BY = 1.05
 BIGGER_BY = 4.0
-KNOWN_SLOWER = {}
+AXIS_M55 = ("x(2,3,4,5) + y(3) at axis 1, inner loop 20, a multiple of Helium's 4 "
+            "lanes: the loop as it is, vectorized, runs 1.68 instructions an element; "
+            "the generic row's loop of 16 and tail of 4 (its 16 lanes) 1.57, 7% fewer")
+UNROLL_RV = ("x(2,1,4) + y(3,1): the 24 elements unrolled run 3.00 instructions an "
+             "element on rv32imafc at -O2, the block of 12 in a loop of 2 2.79; on the "
+             "Cortex-M4F the same unroll is the fastest (2.50 against 2.96)")
+KNOWN_SLOWER = {
+    ("axis", "m55"): AXIS_M55,
+    ("seed000_axis", "m55"): AXIS_M55,
+    ("seed000_axis_unroll", "rv32imafc"): UNROLL_RV,
+    ("seed000_larger", "rv32imafc"): UNROLL_RV,
+    ("seed001_column_row", "m55"):
+        "a(4,1) - b(3) in i32, unrolled: gcc -O2 vectorizes the 12 statements with "
+        "Helium (3.67 instructions an element, all of them MVE), where the scalar "
+        "loops run 3.33; the row case a(4,3) + b(3), unrolled the same way, runs "
+        "2.9 against the loops' 9.2",
+}
 KNOWN_BIGGER = {}
 
 # Cases where --optimize size may be larger than another strategy at -Os,
@@ -857,8 +876,8 @@ def check_target(rows):
     instructions per element at most SLOWER_BY times the fewest of a
     strategy's that is within BIGGER_BY times the smallest's bytes (a
     faster one that is not, no choice could match without failing the
-    other check); at -Os and -O2 its bytes at most BIGGER_BY times the
-    smallest strategy's.  Returns (failures, known): lines to print."""
+    other check), and its bytes at most BIGGER_BY times the smallest
+    strategy's.  Returns (failures, known): lines to print."""
     rat = target_ratios(rows)
     bad, known = [], []
     for (cid, tid, level), r in sorted(rat.items()):
@@ -871,7 +890,7 @@ def check_target(rows):
                 known.append(line + " (known: %s)" % KNOWN_SLOWER[(cid, tid)])
             else:
                 bad.append("slower: " + line)
-        if r["bytes"] > BIGGER_BY * r["small"]:
+        if level == "-O2" and r["bytes"] > BIGGER_BY * r["small"]:
             line = "%s on %s at %s: auto --target's bytes: %s" % (
                 cid, tid, level, bytes_words(r, level))
             if (cid, tid) in KNOWN_BIGGER:
@@ -929,10 +948,11 @@ def target_summary(rows):
             big = sorted(cid for q, cid, r2 in size if r2["bytes"] > BIGGER_BY * r2["small"])
             parts.append(
                 "bytes at %s: %.2fx the smallest strategy's at worst (%s: %d against %d of "
-                "%s); at most %gx in %d of %d cases%s" % (
+                "%s); at most %gx in %d of %d cases%s%s" % (
                     lv, worst[0], worst[1], r["bytes"], r["small"], TITLE[r["small_v"]],
                     BIGGER_BY, len(size) - len(big), len(size),
-                    (", not in " + ", ".join(big)) if big else ""))
+                    (", not in " + ", ".join(big)) if big else "",
+                    "" if lv == "-O2" else " (not checked)"))
         if parts:
             out.append((0, "%s (`--target %s`)" % (t["id"], t["row"])))
             out += [(1, p) for p in parts]
@@ -1315,7 +1335,8 @@ def markdown(md, not_applied, uncounted, known, bad, legend=(), summary=(),
                   "for the same case (unroll, loops, block, auto speed, auto size: the "
                   "generic row's), with gcc: its instructions per element against the "
                   "fewest of theirs at -O2 (the check: within %d%%), its bytes against the "
-                  "smallest of theirs at %s (the check: at most %gx)." % (
+                  "smallest of theirs at %s (the check, at -O2: at most %gx; at -Os, where "
+                  "bytes matter more than speed, `--optimize size` plans for them)." % (
                       round(100 * (SLOWER_BY - 1)), " and ".join(CHECKED), BIGGER_BY), ""]
         lines += ["  " * depth + "- " + line for depth, line in tsummary] + [""]
     if legend:

@@ -19,7 +19,6 @@ desc_init(struct desc *d, enum desc_source source)
 	d->dtype = dtype_find("f32");
 	d->axis = BCAST_NUMPY_AXIS;
 	d->strategy = PLAN_AUTO;
-	d->unroll_limit = PLAN_UNROLL_DEFAULT;
 	d->stream = STREAM_AUTO;
 	d->target = target_default();
 	strcpy(d->out_shape.name, "out");
@@ -197,6 +196,8 @@ desc_finish(struct desc *d, struct strbuf *where, struct strbuf *err)
 	}
 	if (!field_given(d, field_find("cache_size", FROM_SPEC)))
 		d->cache_size = d->target->cache_bytes;
+	if (!field_given(d, field_find("unroll_limit", FROM_SPEC)))
+		d->unroll_limit = d->target->block_max;
 	if (d->nops > PLAN_MAX_INPUTS) {
 		if (d->shapes_only)
 			return 0;

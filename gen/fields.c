@@ -498,7 +498,8 @@ static const struct field fields[] = {
 		.help = "unroll (a statement per element), loops (a loop nest,\n"
 		        "the innermost trip count a multiple of the vector\n"
 		        "width, the rest after it), block (loops around their\n"
-		        "innermost loops written out, up to 64 elements) or\n"
+		        "innermost loops written out, at most the target's\n"
+		        "block) or\n"
 		        "auto (default): unroll up to the limit, else block\n"
 		        "when the innermost loop fits in one and its trip\n"
 		        "count is not a multiple of the vector width, and\n"
@@ -507,7 +508,8 @@ static const struct field fields[] = {
 		.name = "unroll_limit", .kind = FIELD_INTEGER, .at = AT(unroll_limit),
 		.lo = 0, .hi = PLAN_UNROLL_CEILING,
 		.help_at = 9, .arg = "N",
-		.help = "elements unrolled at most (default 64, at most 512)",
+		.help = "elements unrolled at most (default: the target's\n"
+		        "largest block, --target list's block; at most 512)",
 	}, {
 		.name = "loop_order", .kind = FIELD_LIST, .at = AT(loop_order),
 		.count_at = AT(nloop_order),

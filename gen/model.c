@@ -553,10 +553,10 @@ model_push_kernel(lua_State *L, const struct kernel *k)
 	set_int(L, "unroll_limit", (long long)p->unroll_limit);
 	set_int(L, "unroll_nodes", p->unroll_nodes);
 	set_int(L, "code_budget", (long long)p->code_budget);
-	set_int(L, "loop_nodes", PLAN_LOOP_NODES);
+	set_int(L, "loop_nodes", d->target->loop_nodes);
 	set_int(L, "expr_nodes", d->expr.n);
-	set_int(L, "scalar_growth", PLAN_SCALAR_GROWTH);
-	set_int(L, "block_max", PLAN_BLOCK_MAX);
+	set_int(L, "code_growth", PLAN_CODE_GROWTH);
+	set_int(L, "block_max", d->target->block_max);
 	set_int(L, "unroll_budget", PLAN_UNROLL_NODES);
 	set_dims_made(L, p, b->rank);
 	set_str(L, "store", stores[p->store]);
@@ -566,7 +566,7 @@ model_push_kernel(lua_State *L, const struct kernel *k)
 	set_int(L, "lanes", p->lanes);
 	set_str(L, "target", k->desc->target->name);
 	set_int(L, "vector_bytes", k->desc->target->vector_bytes);
-	set_bool(L, "align_loops", p->align_loops);
+	set_int(L, "align_loops", p->align_loops);
 	set_bool(L, "slp_only", p->slp_only);
 	set_bool(L, "has_loops", p->has_loops);
 	set_bool(L, "contract", p->contract);

@@ -659,12 +659,12 @@ vector_lanes(const struct plan_request *rq)
 
 /*
 ** Return how many of P's innermost loops a block can write out for an
-** expression of NODES nodes: as many as PLAN_BLOCK_MAX elements and
-** PLAN_UNROLL_NODES nodes hold, leaving one loop around them; 0 if not
-** even the innermost fits. Sets P's block_count to their elements.
+** expression of NODES nodes: as many as the target's block_max elements
+** and PLAN_UNROLL_NODES nodes hold, leaving one loop around them; 0 if
+** not even the innermost fits. Sets P's block_count to their elements.
 */
 static int
-block_loops(struct plan *p, int nodes)
+block_loops(struct plan *p, const struct target *t, int nodes)
 {
 	int n = 0;
 
@@ -672,7 +672,7 @@ block_loops(struct plan *p, int nodes)
 	while (n < p->nloops - 1) {
 		uint64_t c = p->block_count * p->loop[p->nloops - 1 - n].extent;
 
-		if (c > PLAN_BLOCK_MAX || c * (uint64_t)nodes > PLAN_UNROLL_NODES)
+		if (c > (uint64_t)t->block_max || c * (uint64_t)nodes > PLAN_UNROLL_NODES)
 			break;
 		p->block_count = c;
 		n++;
@@ -699,32 +699,38 @@ split_loop(struct plan *p, int at, uint64_t u)
 }
 
 /*
-** Widen P's block to a multiple of the vector's lanes when it is
-** shorter than one: split the loop around it, of extent E, into E / U
-** iterations of U, U dividing E, and write the U out with the block,
-** where the output runs on contiguously from one iteration to the next
-** (gcc vectorizes the block's straight-line code a vector at a time: a
-** block of 2 elements it would leave nearly scalar). Within
-** PLAN_BLOCK_MAX elements and PLAN_UNROLL_NODES nodes for an expression
-** of NODES nodes, and SHAPE_MAX_RANK loops.
+** Return how many iterations of the loop around P's block widen it to a
+** multiple of the vector's lanes, when it is shorter than one: U, the
+** smallest that makes the block a multiple and divides that loop's
+** extent E, where the output runs on contiguously from one iteration to
+** the next (gcc vectorizes the block's straight-line code a vector at a
+** time: a block of 2 elements it would leave nearly scalar). Within the
+** target T's block_max elements and PLAN_UNROLL_NODES nodes for an
+** expression of NODES nodes, and SHAPE_MAX_RANK loops; 0 when none is.
 */
-static void
-widen_block(struct plan *p, int nodes)
+static uint64_t
+widen_by(const struct plan *p, const struct target *t, int nodes)
 {
-	int at = p->nloops - 1 - p->nblock;	/* the loop around the block */
-	struct plan_loop *around = &p->loop[at];
+	const struct plan_loop *around = &p->loop[p->nloops - 1 - p->nblock];
 	uint64_t u = 1;
 
 	if (p->block_count >= (uint64_t)p->lanes || p->nloops >= SHAPE_MAX_RANK
 	    || around->stride[p->nin] != (int64_t)p->block_count)
-		return;
+		return 0;
 	while ((u * p->block_count) % (uint64_t)p->lanes != 0)
 		u++;
 	if (around->extent % u != 0 || around->extent / u < 2
-	    || u * p->block_count > PLAN_BLOCK_MAX
+	    || u * p->block_count > (uint64_t)t->block_max
 	    || u * p->block_count * (uint64_t)nodes > PLAN_UNROLL_NODES)
-		return;
-	split_loop(p, at, u);
+		return 0;
+	return u;
+}
+
+/* Widen P's block by U iterations of the loop around it (widen_by), U > 1. */
+static void
+widen_block(struct plan *p, uint64_t u)
+{
+	split_loop(p, p->nloops - 1 - p->nblock, u);
 	p->nblock++;
 	p->block_count *= u;
 }
@@ -757,87 +763,133 @@ use_loops(struct strbuf *err, const struct plan_request *rq)
 	sb_add(err, ")");
 }
 
-/*
-** Return the largest U, 2 <= U <= MOST, that divides E and leaves two
-** iterations or more around it; 0 if none does.
-*/
-static uint64_t
-largest_divisor(uint64_t e, uint64_t most)
+/* The code of converting an f16 to or from a float: software, a dozen instructions. */
+static int
+convert_nodes(const struct dtype *t)
 {
-	for (uint64_t u = most < e / 2 ? most : e / 2; u >= 2; u--)
-		if (e % u == 0)
-			return u;
-	return 0;
+	return t->compute ? PLAN_CONVERT_NODES : 0;
 }
 
 /*
-** Choose P's strategy, for speed, on a target that runs its code from a
-** small memory, where what is written out must pay for its bytes. With
-** vectors (P's lanes), a loop whose trip count is a multiple of the
-** lanes vectorizes as a block would, for less code: unroll what fits the
-** budget below, else loops, the innermost's tail split off. Without
-** vectors, a loop costs its count, its pointers' steps and its branch
-** for each element and buys nothing else; an element written out costs
-** its expression's NODES nodes of code. So write out as many
-** elements as keep the code within PLAN_SCALAR_GROWTH times the loops',
-** counting a loop as PLAN_LOOP_NODES nodes: the whole result when it
-** fits (unroll), else the innermost loops that fit with the loops left
-** around them and their pointers' setup (one loop's worth), the next
-** loop out split to take in U times as many (the innermost itself when
-** none fits) where the block then holds PLAN_SPLIT_MIN elements or more
-** (a smaller one does not pay for the loop the split adds): a block;
-** else the loops. Within LIMIT elements unrolled and PLAN_UNROLL_NODES
-** nodes in all. Assumes P's loops are built and P has elements.
+** Return the code of one element of RQ's value, in nodes (about an
+** instruction each), its inputs' reads apart: each operation and cast,
+** with an f16 result's rounding, and the store, with an f16's.
+*/
+static uint64_t
+element_nodes(const struct plan_request *rq)
+{
+	uint64_t n = 1 + (uint64_t)convert_nodes(rq->out_dtype);
+
+	for (int i = 0; i < rq->expr->n; i++)
+		if (rq->expr->node[i].kind == EXPR_OP || rq->expr->node[i].kind == EXPR_CAST)
+			n += 1 + (uint64_t)convert_nodes(rq->expr->node[i].type);
+	return n;
+}
+
+/*
+** Return the code of P for RQ, in nodes, with its innermost K loops
+** written out, and U iterations of the loop around them with them (U 1:
+** none; else that loop split): the target's loop_nodes for each loop
+** left (its counter, its pointers' steps and its branch), ELEM for each
+** element written out, and a load (with an f16's widening) for each
+** element of an input the written part reads, once: compilers read an
+** element that several statements use once. With K 0, the loops as
+** they are, one element's code in the innermost.
+*/
+static uint64_t
+code_nodes(const struct plan *p, const struct plan_request *rq, int k, uint64_t u, uint64_t elem)
+{
+	int at = p->nloops - 1 - k;
+	uint64_t n = u, code;
+
+	for (int l = at + 1; l < p->nloops; l++)
+		n *= p->loop[l].extent;
+	code = n * elem + (uint64_t)(rq->target->loop_nodes * (p->nloops - k));
+	for (int i = 0; i < p->nin; i++) {
+		uint64_t d = u > 1 && p->loop[at].stride[i] != 0 ? u : 1;
+
+		for (int l = at + 1; l < p->nloops; l++)
+			if (p->loop[l].stride[i] != 0)
+				d *= p->loop[l].extent;
+		code += d * (uint64_t)(1 + convert_nodes(rq->in_dtype[i]));
+	}
+	return code;
+}
+
+/*
+** Choose P's strategy for RQ, for speed, on a target that runs its code
+** from a small memory, where what is written out must pay for its
+** bytes: code written out is kept within PLAN_CODE_GROWTH times the
+** loops' (code_nodes). Within that budget, the whole result is unrolled.
+** Else, with vectors (P's lanes), as on any target: a block where the
+** innermost trip count is not a multiple of the lanes, widened to one
+** where that fits; else the loops, the innermost's tail split off.
+** Without vectors, a loop costs its count, its pointers' steps and its
+** branch for each element and buys nothing else, so the most is written
+** out: the innermost loops that fit, the loop around them split to take
+** in as many of its iterations as fit (the innermost itself when none
+** does), where the block then holds PLAN_SPLIT_MIN elements or more (a
+** smaller one does not pay for the loop the split adds); else the
+** loops. Within LIMIT elements, the target's block_max for a block, and
+** PLAN_UNROLL_NODES nodes for an expression of NODES nodes. Assumes P's
+** loops are built and P has elements.
 */
 static void
-choose_scalar(struct plan *p, uint64_t limit, int nodes)
+choose_small_code(struct plan *p, const struct plan_request *rq, uint64_t limit, int nodes)
 {
-	uint64_t budget = (uint64_t)(PLAN_SCALAR_GROWTH * PLAN_LOOP_NODES * p->nloops);
-	uint64_t n = 1, u, size = (uint64_t)nodes;
+	uint64_t elem = element_nodes(rq), budget, n = 1, u;
 	int k = 0, at;
 
-	p->code_budget = budget;
+	budget = p->code_budget = PLAN_CODE_GROWTH * code_nodes(p, rq, 0, 1, elem);
 	p->why = WHY_SCALAR;
-	if (p->count * size <= budget && p->count <= limit) {
+	if (p->count <= limit && code_nodes(p, rq, p->nloops, 1, elem) <= budget) {
 		p->strategy = PLAN_UNROLL;
 		p->nblock = p->nloops;
 		p->block_count = p->count;
 		return;
 	}
-	if (p->lanes > 1) {
-		struct plan_loop *in = &p->loop[p->nloops - 1];
-
-		p->strategy = PLAN_LOOPS;
-		if (in->extent > (uint64_t)p->lanes)
-			in->tail = in->extent % (uint64_t)p->lanes;
-		return;
-	}
-	if (limit > PLAN_BLOCK_MAX)
-		limit = PLAN_BLOCK_MAX;
+	if (limit > (uint64_t)rq->target->block_max)
+		limit = (uint64_t)rq->target->block_max;
 	while (k < p->nloops - 1) {
 		uint64_t c = n * p->loop[p->nloops - 1 - k].extent;
 
-		if (c > limit || c * size > PLAN_UNROLL_NODES
-		    || c * size + (uint64_t)(PLAN_LOOP_NODES * (p->nloops - k)) > budget)
+		if (c > limit || c * (uint64_t)nodes > PLAN_UNROLL_NODES
+		    || code_nodes(p, rq, k + 1, 1, elem) > budget)
 			break;
 		n = c;
 		k++;
 	}
-	at = p->nloops - 1 - k;	/* the loop around them, after the split too */
-	u = (budget - (uint64_t)(PLAN_LOOP_NODES * (at + 2))) / (n * size);
-	if (u * n > limit)
-		u = limit / n;
-	if (u * n * size > PLAN_UNROLL_NODES)
-		u = PLAN_UNROLL_NODES / (n * size);
-	u = p->nloops < SHAPE_MAX_RANK ? largest_divisor(p->loop[at].extent, u) : 0;
-	if (u && n * u >= PLAN_SPLIT_MIN) {
-		split_loop(p, at, u);
-		k++;
-		n *= u;
-	}
 	p->strategy = k > 0 ? PLAN_BLOCK : PLAN_LOOPS;
 	p->nblock = k;
 	p->block_count = k > 0 ? n : 0;
+	if (p->lanes > 1) {
+		struct plan_loop *in = &p->loop[p->nloops - 1];
+
+		if (k > 0 && in->extent % (uint64_t)p->lanes != 0) {
+			u = widen_by(p, rq->target, nodes);
+			if (u > 1 && code_nodes(p, rq, k, u, elem) <= budget)
+				widen_block(p, u);
+			return;
+		}
+		p->strategy = PLAN_LOOPS;
+		p->nblock = 0;
+		p->block_count = 0;
+		if (in->extent > (uint64_t)p->lanes)
+			in->tail = in->extent % (uint64_t)p->lanes;
+		return;
+	}
+	at = p->nloops - 1 - k;	/* the loop around them, after the split too */
+	u = p->loop[at].extent / 2 < limit / n ? p->loop[at].extent / 2 : limit / n;
+	for (; u >= 2; u--)	/* the most that divides it, leaving 2 iterations or more */
+		if (p->loop[at].extent % u == 0 && n * u * (uint64_t)nodes <= PLAN_UNROLL_NODES
+		    && code_nodes(p, rq, k, u, elem) * PLAN_CODE_GROWTH <= budget * PLAN_SPLIT_GROWTH)
+			break;
+	if (u >= 2 && n * u >= PLAN_SPLIT_MIN && p->nloops < SHAPE_MAX_RANK) {
+		split_loop(p, at, u);
+		p->strategy = PLAN_BLOCK;
+		p->nblock = k + 1;
+		p->block_count = n * u;
+	}
 }
 
 /*
@@ -857,6 +909,7 @@ static int
 choose_strategy(struct plan *p, const struct plan_request *rq, int nodes, struct strbuf *err)
 {
 	uint64_t limit = rq->unroll_limit;
+	uint64_t u;
 	int block;
 
 	if (limit > PLAN_UNROLL_CEILING) {
@@ -911,7 +964,7 @@ choose_strategy(struct plan *p, const struct plan_request *rq, int nodes, struct
 	p->why = WHY_ASKED;
 	if (rq->strategy == PLAN_AUTO && rq->goal == GOAL_SPEED && rq->stream != STREAM_ON
 	    && rq->target->small_code) {
-		choose_scalar(p, limit, nodes);
+		choose_small_code(p, rq, limit, nodes);
 		return 0;
 	}
 	if (rq->strategy == PLAN_UNROLL
@@ -922,11 +975,11 @@ choose_strategy(struct plan *p, const struct plan_request *rq, int nodes, struct
 		p->block_count = p->count;
 		return 0;
 	}
-	block = block_loops(p, nodes);
+	block = block_loops(p, rq->target, nodes);
 	if (rq->strategy == PLAN_BLOCK && block == 0) {
 		sb_printf(err, "cannot write out a block: it needs two loops or more, the "
 		          "innermost of at most %d iterations (%d nodes in all); the loops "
-		          "run ", PLAN_BLOCK_MAX, PLAN_UNROLL_NODES);
+		          "run ", rq->target->block_max, PLAN_UNROLL_NODES);
 		for (int l = 0; l < p->nloops; l++)
 			sb_printf(err, "%s%llu", l ? ", " : "", (unsigned long long)p->loop[l].extent);
 		sb_add(err, " times");
@@ -940,7 +993,8 @@ choose_strategy(struct plan *p, const struct plan_request *rq, int nodes, struct
 		p->strategy = PLAN_BLOCK;
 		p->why = rq->strategy == PLAN_AUTO ? WHY_ODD : WHY_ASKED;
 		p->nblock = block;
-		widen_block(p, nodes);
+		if ((u = widen_by(p, rq->target, nodes)) > 1)
+			widen_block(p, u);
 		/* across a loop shorter than a vector, gcc -O3 vectorizes a few
 		 * lanes at a time, slower than the block's straight-line code;
 		 * across a longer one, whole vectors: faster */
@@ -1124,7 +1178,7 @@ plan_build(struct plan *p, const struct bcast *b, const struct plan_request *rq,
 	p->needs_size64 = p->count > PLAN_SIZE32_MAX;
 	p->has_loops = (p->strategy == PLAN_LOOPS || p->strategy == PLAN_BLOCK) && p->nloops > 0;
 	/* the runtime aligns to 32 bytes, the fetch block of every row that has one */
-	p->align_loops = p->has_loops && rq->goal == GOAL_SPEED && rq->target->fetch_bytes > 0;
+	p->align_loops = p->has_loops && rq->goal == GOAL_SPEED ? rq->target->fetch_bytes : 0;
 	root = add_node(p, rq, e->root);
 	root = convert(p, root, e->node[e->root].type, rq->out_dtype);
 	if (rq->out_dtype->compute)

@@ -13,7 +13,6 @@
 #include "expr.h"
 #include "target.h"
 
-#define PLAN_UNROLL_DEFAULT 64	/* --unroll-limit default: as many as a block */
 #define PLAN_UNROLL_CEILING 512	/* whatever --unroll-limit says: gcc and clang
 				   -O2 compile the largest in seconds */
 #define PLAN_UNROLL_NODES 1024	/* elements unrolled times expression nodes: f16
@@ -22,17 +21,14 @@
 				   ?: included; a deeper part goes into a temporary */
 #define PLAN_MAX_INPUTS BC_MAX_ARGS	/* a kernel's inputs: C's 127 parameters */
 #define PLAN_CACHE_MAX ((uint64_t)1 << 50)	/* --cache-size at most: a petabyte */
-#define PLAN_BLOCK_MAX 64	/* elements of the innermost loops written out as one
-				   block: larger blocks run slower at -O2 and -O3 */
 #define PLAN_SIZE_UNROLL_MAX 1	/* --optimize size: elements unrolled at most; from two
 				   on, the loop is as small or smaller on the firmware
 				   targets at -Os (make size) */
-#define PLAN_SCALAR_GROWTH 3	/* without vectors, for speed: the code written out at
-				   most this many times the loops' (make size keeps
-				   it within 4 times the smallest strategy's bytes) */
-#define PLAN_LOOP_NODES 6	/* a loop's code, in expression nodes: its counter,
-				   its pointers' steps and its branch, as much as
-				   two elements of a binary op */
+#define PLAN_CODE_GROWTH 4	/* a small-code target, for speed: the code written out
+				   at most this many times the loops' (make size keeps
+				   the bytes within 4 times the smallest strategy's) */
+#define PLAN_SPLIT_GROWTH 2	/* the same for a block a split loop adds to */
+#define PLAN_CONVERT_NODES 12	/* an f16 converted to or from a float, in software */
 #define PLAN_SPLIT_MIN 4	/* elements a block split from a loop holds at least:
 				   with 2, the loop the split adds costs more than
 				   it saves (make size: 7.0 instructions an element
@@ -58,7 +54,7 @@ enum plan_why {
 				   count is not a multiple of the lanes */
 	WHY_MULTIPLE,		/* auto: the innermost trip count is a multiple of the lanes */
 	WHY_NO_BLOCK,		/* auto: no block fits: one loop, or an innermost loop
-				   longer than PLAN_BLOCK_MAX */
+				   longer than the target's block_max */
 	WHY_SIZE,		/* auto for size: a loop is smaller than a block */
 	WHY_SCALAR,		/* auto for speed on a small-code target: as many
 				   elements written out as the code budget allows
@@ -353,8 +349,9 @@ struct plan {
 					   count is made a multiple of it, which gcc -O2
 					   needs to vectorize a loop */
 	int align_loops;		/* the kernel has loops, on a target that fetches
-					   instructions in blocks: ask the compiler to start
-					   each loop on a block's boundary */
+					   instructions in blocks of this many bytes: ask the
+					   compiler to start each loop on a block's boundary;
+					   0: not asked */
 	int has_loops;			/* the kernel runs loops: none may become a call to
 					   memcpy or memset, which a freestanding build lacks */
 	int slp_only;			/* the loop around a block is shorter than a vector:

@@ -30,6 +30,13 @@ struct target {
 				   what is written out must pay for its bytes */
 	int fetch_bytes;	/* instructions fetched a block at a time, where a loop
 				   that straddles a block runs slower; 0: no such block */
+	int block_max;		/* elements written out as one block at most: more run
+				   slower at -O2 and -O3 (measured on x86-64); the
+				   --unroll-limit default too */
+	int loop_nodes;		/* a loop's code (its counter, its pointers' steps and
+				   its branch) in nodes, an element's operation or load
+				   counting 1: on a small-code row, what writing
+				   elements out saves (make size measures it) */
 	const char *about;	/* what the row is, for --target list */
 };
 

@@ -36,17 +36,18 @@
 #include <stdint.h>
 
 /*
- * BC_LOOPS marks a kernel with loops: gcc is asked to start each loop on
- * a 32-byte boundary (not under -Os).  A short loop body that straddles
- * one can run at half the speed on processors that fetch 32 bytes at a
- * time, and where the linker puts the function is luck otherwise.
+ * BC_LOOPS(N) marks a kernel with loops: gcc is asked to start each loop
+ * on an N-byte boundary (not under -Os), N the target's instruction fetch
+ * block (bcastgen's target table).  A short loop body that straddles one
+ * can run at half the speed on processors that fetch N bytes at a time,
+ * and where the linker puts the function is luck otherwise.
  *
  * BC_SLP_ONLY marks a kernel whose innermost loops are written out as a
  * block of statements inside a loop shorter than a vector.  gcc
  * vectorizes the block as straight-line code; at -O3 its loop vectorizer
  * would rather vectorize across the iterations of that short loop, a few
  * lanes at a time, which runs slower.  So gcc is asked not to vectorize
- * loops there, and to align them as BC_LOOPS does.
+ * loops there.
  *
  * BC_NO_CONTRACT marks a kernel where a float multiply meets an add: gcc
  * would fuse them into one rounding in its GNU modes (its default), where
@@ -67,12 +68,11 @@
  */
 #if defined(__GNUC__) && !defined(__clang__) && !defined(__INTEL_COMPILER)
 #if defined(__OPTIMIZE_SIZE__)
-#define BC_LOOPS
-#define BC_SLP_ONLY __attribute__((optimize("no-tree-loop-vectorize")))
+#define BC_LOOPS(n)
 #else
-#define BC_LOOPS __attribute__((optimize("align-loops=32")))
-#define BC_SLP_ONLY __attribute__((optimize("align-loops=32", "no-tree-loop-vectorize")))
+#define BC_LOOPS(n) __attribute__((optimize("align-loops=" #n)))
 #endif
+#define BC_SLP_ONLY __attribute__((optimize("no-tree-loop-vectorize")))
 #define BC_NO_CONTRACT __attribute__((optimize("fp-contract=off")))
 #if __STDC_HOSTED__
 #define BC_NO_MEMCPY
@@ -80,7 +80,7 @@
 #define BC_NO_MEMCPY __attribute__((optimize("no-tree-loop-distribute-patterns")))
 #endif
 #else
-#define BC_LOOPS
+#define BC_LOOPS(n)
 #define BC_SLP_ONLY
 #define BC_NO_CONTRACT
 #define BC_NO_MEMCPY

@@ -351,6 +351,14 @@ end
 function zh.unroll_limit(n, nodes, budget)
   return nodes > 0 and n .. "：总共最多 " .. budget .. " 个节点，每个元素 " .. nodes .. " 个" or tostring(n)
 end
+-- How the code budget counts: "a loop as 6, an element as its operations
+-- and its store, and each element of an input it reads once".
+function en.code_nodes(loop)
+  return "a loop counted as " .. loop .. ", an element as its operations and its store, and each element of an input it reads once"
+end
+function zh.code_nodes(loop)
+  return "一层循环按 " .. loop .. " 个计，一个元素按它的运算和存储计，它读到的每个输入元素只计一次"
+end
 function en.why(p)
   if p.why == "empty" then return "the result has no elements, so the kernel does nothing." end
   if p.why == "asked" then return p.strategy .. ", as asked with --strategy " .. p.strategy .. "." end
@@ -360,14 +368,18 @@ function en.why(p)
       "), so each element gets a statement of its own, with no loop."
   elseif p.why == "scalar" and p.vector_bytes > 0 then
     return s .. "the target, " .. p.target .. ", runs its code from a small memory, so elements are written out only where they keep the code within " ..
-      p.growth .. " times the loops' (" .. p.budget .. " expression nodes, an element counted as its " .. p.nodes .. ", a loop as " .. p.loop_nodes .. "): " ..
+      p.growth .. " times the loops' (" .. p.budget .. " nodes, about an instruction each: " .. en.code_nodes(p.loop_nodes) .. "): " ..
       (p.strategy == "unroll" and "all " .. p.count .. " of the result fit, each a statement of its own, with no loop." or
-       "the result's " .. p.count .. " do not, and a loop whose trip count is a multiple of " .. p.lanes ..
-       " (the elements of the narrowest type in its " .. p.vector_bytes .. "-byte vector) vectorizes as a block would, for less code.")
+       p.strategy == "block" and "the innermost loop runs " .. p.inner .. " times, not a multiple of " .. p.lanes ..
+         " (the elements of the narrowest type in its " .. p.vector_bytes .. "-byte vector), so " .. p.block ..
+         " elements are written out as straight-line code inside the loops around them, which compilers vectorize." or
+       p.inner % p.lanes == 0 and "the innermost loop runs " .. p.inner .. " times, a multiple of " .. p.lanes ..
+         " (the elements of the narrowest type in its " .. p.vector_bytes .. "-byte vector), which compilers vectorize as it is." or
+       "no block of the innermost loop fits, so the loops stay, the innermost's tail split off.")
   elseif p.why == "scalar" then
     return s .. "the target, " .. p.target .. ", has no vector registers, so a loop buys nothing but costs a count and a branch for each element; " ..
       "elements are written out, as many as keep the code within " .. p.growth .. " times the loops' (" .. p.budget ..
-      " expression nodes, an element counted as its " .. p.nodes .. ", a loop as " .. p.loop_nodes .. "): " ..
+      " nodes, about an instruction each: " .. en.code_nodes(p.loop_nodes) .. "): " ..
       (p.strategy == "unroll" and "all " .. p.count .. " of the result, each a statement of its own, with no loop." or
        p.strategy == "block" and p.block .. " in each iteration of the loops around them." or
        "no block fits that pays for the loop a split of the innermost would add, so the loops stay as they are.")
@@ -396,14 +408,17 @@ function zh.why(p)
     return s .. "结果只有 " .. p.count .. " 个元素，不超过展开上限（" .. p.limit .. "），所以每个元素各写一条语句，没有循环。"
   elseif p.why == "scalar" and p.vector_bytes > 0 then
     return s .. "目标 " .. p.target .. " 从一块小存储器运行代码，所以只在代码不超过循环的 " .. p.growth .. " 倍时才展开写出元素（" .. p.budget ..
-      " 个表达式节点，每个元素按它的 " .. p.nodes .. " 个计，一层循环按 " .. p.loop_nodes .. " 个计）：" ..
+      " 个节点，每个约一条指令：" .. zh.code_nodes(p.loop_nodes) .. "）：" ..
       (p.strategy == "unroll" and "结果的 " .. p.count .. " 个元素全部放得下，每个元素一条语句，没有循环。" or
-       "结果的 " .. p.count .. " 个元素放不下；而次数是 " .. p.lanes .. "（它的 " .. p.vector_bytes ..
-       " 字节向量能装下的最窄类型的元素个数）的倍数的循环，和块一样能向量化，代码却更少。")
+       p.strategy == "block" and "最内层循环 " .. p.inner .. " 次，不是 " .. p.lanes .. "（它的 " .. p.vector_bytes ..
+         " 字节向量能装下的最窄类型的元素个数）的倍数，所以把 " .. p.block .. " 个元素写成直线代码，放在外层循环里，编译器会把它们向量化。" or
+       p.inner % p.lanes == 0 and "最内层循环 " .. p.inner .. " 次，是 " .. p.lanes .. "（它的 " .. p.vector_bytes ..
+         " 字节向量能装下的最窄类型的元素个数）的倍数，编译器能直接把它向量化。" or
+       "最内层循环放不进块，所以循环保持原样，尾部单独拆出。")
   elseif p.why == "scalar" then
     return s .. "目标 " .. p.target .. " 没有向量寄存器，循环带不来好处，每个元素却要多一次计数和一次跳转；" ..
       "所以把元素展开写出，以代码不超过循环的 " .. p.growth .. " 倍为限（" .. p.budget ..
-      " 个表达式节点，每个元素按它的 " .. p.nodes .. " 个计，一层循环按 " .. p.loop_nodes .. " 个计）：" ..
+      " 个节点，每个约一条指令：" .. zh.code_nodes(p.loop_nodes) .. "）：" ..
       (p.strategy == "unroll" and "结果的 " .. p.count .. " 个元素全部写出，每个元素一条语句，没有循环。" or
        p.strategy == "block" and "外层循环每次迭代写出 " .. p.block .. " 个元素。" or
        "能放下的块抵不上拆分最内层循环多出的那层循环，所以循环保持原样。")

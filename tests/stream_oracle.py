@@ -67,7 +67,7 @@ SEED = int(os.environ.get("BCAST_STREAM_SEED", "20241123"))
 JOBS = int(os.environ.get("BCAST_STREAM_JOBS", "2"))
 EXTRA = int(os.environ.get("BCAST_STREAM_EXTRA", "24"))
 LINE = 64
-BLOCK_MAX = 64      # the longest innermost loop the planner writes out (PLAN_BLOCK_MAX)
+BLOCK_MAX = 64      # the longest innermost loop the planner writes out (the row's block_max)
 
 DTYPES = {
     "f16": (np.float16, "bc_f16"),

@@ -44,7 +44,7 @@
  */
 
 /* Begin expr_hoist_exp */
-BC_LOOPS BC_NO_MEMCPY BC_NO_CONTRACT
+BC_LOOPS(32) BC_NO_MEMCPY BC_NO_CONTRACT
 void expr_hoist_exp(const float *BC_RESTRICT x, const float *BC_RESTRICT b, const float *BC_RESTRICT s, float *BC_RESTRICT out)
 {
 	uint_fast8_t i0, i1;

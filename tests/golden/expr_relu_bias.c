@@ -41,7 +41,7 @@
  */
 
 /* Begin expr_relu_bias */
-BC_LOOPS BC_NO_MEMCPY BC_NO_CONTRACT
+BC_LOOPS(32) BC_NO_MEMCPY BC_NO_CONTRACT
 void expr_relu_bias(const float *BC_RESTRICT x, const float *BC_RESTRICT w, const float *BC_RESTRICT b, float *BC_RESTRICT out)
 {
 	uint_fast8_t i0, i1;

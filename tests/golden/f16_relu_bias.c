@@ -41,7 +41,7 @@
  */
 
 /* Begin f16_relu_bias */
-BC_LOOPS BC_NO_MEMCPY BC_NO_CONTRACT
+BC_LOOPS(32) BC_NO_MEMCPY BC_NO_CONTRACT
 void f16_relu_bias(const bc_f16 *BC_RESTRICT x, const bc_f16 *BC_RESTRICT w, const bc_f16 *BC_RESTRICT b, bc_f16 *BC_RESTRICT out)
 {
 	uint_fast8_t i0, i1, i2;
