@@ -132,8 +132,9 @@ demo: deps
 
 # The benchmark: bcastgen's kernels against hand-written loops,
 # XNNPACK, NumPy and the memory system's limit (bench/run.py). A whole
-# run rewrites BENCHMARKS.md and bench/ratios.svg; BENCH_CASES or
-# BENCH_LEVELS write build/bench/BENCHMARKS.md only.
+# run replaces its processor's section of BENCHMARKS.md, keeps the other
+# processors' and writes bench/ratios-PROCESSOR.svg; BENCH_CASES or
+# BENCH_LEVELS write $(O)/bench/BENCHMARKS.md only.
 bench:
 	@$(MAKE) --no-print-directory deps DEPS='$(DEPS) $(BENCH_DEPS)'
 	@$(MAKE) --no-print-directory $(O)/bcastgen
@@ -145,7 +146,7 @@ bench:
 # instructions per element under QEMU, next to bc_ref.h's walk and a
 # hand-written loop (bench/size.py); fails when --optimize size is larger
 # than another strategy at -Os, or auto for the target's own row is
-# slower at -O2 or more than 4x larger than the strategies.
+# slower or more than 4x larger than the strategies at -O2.
 # Writes $(O)/size/SIZE.md; SIZE.md at the top is a copy of a whole run.
 size:
 	@$(MAKE) --no-print-directory deps DEPS='$(DEPS) $(SIZE_DEPS)'

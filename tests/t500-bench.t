@@ -2,7 +2,8 @@
 # t500-bench: a smoke test of make bench's harness (bench/run.py), not a
 # timed test: on a tiny case and the NaN case, one round, the checker
 # catches a deliberately wrong implementation (a bit flipped in hand's
-# output) and leaves it untimed, and a run reports every column.
+# output) and leaves it untimed, a run reports every column, and a whole
+# run replaces only its own processor's section of BENCHMARKS.md.
 . "$(dirname "$0")/lib.sh"
 
 PY=/usr/bin/python3
@@ -43,6 +44,29 @@ awk -F'\t' '$2 == "max_nan" && ($3 == "numpy" || $3 == "auto" || $3 == "ref" || 
 check $? "max_nan: NumPy, auto, ref and naive match hand with NaNs in the inputs"
 grep -q 'auto at least as fast as hand in every case, -O2: \*\*[a-z]*\*\*' b/B.md
 check $? "the targets section is computed"
+
+# A whole run (here a subset that --as-whole treats as one) keeps every
+# other processor's section byte for byte, replaces its own and lists
+# both at the top; a second run replaces its section, it does not add one.
+mkdir w
+printf '%s\n' '<!-- processor: Other CPU (sse2) -->' '## Other CPU (sse2), 2000-01-01' '' \
+	'Target rows: `--target x86-64` at -O2' '' '| kept | 1.00 |' >other.md
+{ printf '# Benchmarks\n\nthe old top\n\n'; cat other.md; } >w/B.md
+section() {
+	awk -v m="$1" '/^<!-- processor: /{ p = ($0 == m) } p' w/B.md
+}
+run --out w --report w/B.md --as-whole --only tiny43 >log 2>err &&
+	run --out w --report w/B.md --as-whole --only tiny43 >log 2>>err
+check $? "two whole runs into a report with another processor's section complete" err
+{ cat other.md; echo; } >want
+section '<!-- processor: Other CPU (sse2) -->' >got
+cmp -s want got
+check $? "the other processor's section is kept byte for byte"
+[ "$(grep -c '^<!-- processor: ' w/B.md)" = 2 ] && ! grep -q 'the old top' w/B.md &&
+	grep -q '^| Other CPU (sse2) | 2000-01-01 | `--target x86-64` at -O2 |$' w/B.md &&
+	grep -q '^Target rows: `--target x86-64` at -O2$' w/B.md &&
+	{ ls w/bench/ratios-*.svg >/dev/null 2>&1 || ! command -v gnuplot >/dev/null; }
+check $? "one section of this processor, with its target row and plot, both in the summary"
 
 run --out b2 --report b2/B.md --only nosuch >log 2>err
 [ $? = 1 ] && grep -q "^bench: error: no case 'nosuch' in cases.txt$" err && [ ! -e b2/B.md ]
