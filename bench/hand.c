@@ -202,6 +202,16 @@ void hand_max_nan(const float *R x, const float *R y, float *R out)
 			out[r * 1024 + j] = max_nan(x[r * 1024 + j], y[j]);
 }
 
+/* ** max_big: maximum([4096,1024], [1024]), NaN-propagating, 16 MiB out: streamed. */
+void hand_max_big(const float *R x, const float *R y, float *R out)
+{
+	size_t r, j;
+
+	for (r = 0; r < 4096; r++)
+		for (j = 0; j < 1024; j++)
+			out[r * 1024 + j] = max_nan(x[r * 1024 + j], y[j]);
+}
+
 /* ** add1k: [1024,1024] + [1024], the add that max_nan is measured against. */
 void hand_add1k(const float *R x, const float *R y, float *R out)
 {
