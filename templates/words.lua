@@ -374,7 +374,8 @@ function en.why(p)
          " (the elements of the narrowest type in its " .. p.vector_bytes .. "-byte vector), so " .. p.block ..
          " elements are written out as straight-line code inside the loops around them, which compilers vectorize." or
        p.inner % p.lanes == 0 and "the innermost loop runs " .. p.inner .. " times, a multiple of " .. p.lanes ..
-         " (the elements of the narrowest type in its " .. p.vector_bytes .. "-byte vector), which compilers vectorize as it is." or
+         " (the elements of the narrowest type in its " .. p.vector_bytes .. "-byte vector), which compilers vectorize" ..
+         (p.nloops > 1 and p.inner > p.lanes and "; its last vector runs in a loop of its own, which shares the pointer steps of the loop around it." or " as it is.") or
        "no block of the innermost loop fits, so the loops stay, the innermost's tail split off.")
   elseif p.why == "scalar" then
     return s .. "the target, " .. p.target .. ", has no vector registers, so a loop buys nothing but costs a count and a branch for each element; " ..
@@ -413,7 +414,8 @@ function zh.why(p)
        p.strategy == "block" and "最内层循环 " .. p.inner .. " 次，不是 " .. p.lanes .. "（它的 " .. p.vector_bytes ..
          " 字节向量能装下的最窄类型的元素个数）的倍数，所以把 " .. p.block .. " 个元素写成直线代码，放在外层循环里，编译器会把它们向量化。" or
        p.inner % p.lanes == 0 and "最内层循环 " .. p.inner .. " 次，是 " .. p.lanes .. "（它的 " .. p.vector_bytes ..
-         " 字节向量能装下的最窄类型的元素个数）的倍数，编译器能直接把它向量化。" or
+         " 字节向量能装下的最窄类型的元素个数）的倍数，编译器能把它向量化" ..
+         (p.nloops > 1 and p.inner > p.lanes and "；最后一个向量单独成一个循环，和外层循环共用指针的步进。" or "。") or
        "最内层循环放不进块，所以循环保持原样，尾部单独拆出。")
   elseif p.why == "scalar" then
     return s .. "目标 " .. p.target .. " 没有向量寄存器，循环带不来好处，每个元素却要多一次计数和一次跳转；" ..

@@ -1139,6 +1139,23 @@ test_small_code_measured(void)
 }
 
 /*
+** The tail a small-code row with LANES lanes splits off P's innermost
+** loop: the rest past a multiple of the lanes, or, where there is none
+** and a loop around it, the last vector (gcc's low-overhead loop on the
+** Cortex-M55 then shares the outer loop's pointer steps: 1.57
+** instructions an element against 1.68 for [2,3,4,5] + [3] at axis 1).
+*/
+static uint64_t
+peeled_tail(int lanes)
+{
+	uint64_t n = p.loop[p.nloops - 1].extent, l = (uint64_t)lanes;
+
+	if (n <= l)
+		return 0;
+	return n % l ? n % l : p.nloops > 1 ? l : 0;
+}
+
+/*
 ** Each decision on each row: the lanes, when to unroll and write out a
 ** block, the tail, whether to stream and in which lines, whether to align
 ** loops, and what the addresses reach. A row's facts decide, and nothing
@@ -1198,9 +1215,8 @@ test_rows(void)
 				   && (p.strategy == PLAN_UNROLL
 				       || (p.strategy == PLAN_BLOCK
 				           && want.loop[want.nloops - 1].extent % (uint64_t)p.lanes != 0)
-				       || (p.strategy == PLAN_LOOPS && p.loop[p.nloops - 1].tail
-				           == (p.loop[p.nloops - 1].extent > (uint64_t)p.lanes
-				               ? p.loop[p.nloops - 1].extent % (uint64_t)p.lanes : 0))),
+				       || (p.strategy == PLAN_LOOPS
+				           && p.loop[p.nloops - 1].tail == peeled_tail(p.lanes))),
 				   "%s: %s: small code, %d lanes, so %s within the code budget",
 				   t->name, cases[c], p.lanes, plan_strategy_name(p.strategy));
 			else
