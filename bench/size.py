@@ -156,11 +156,6 @@ UNROLL_RV = ("x(2,1,4) + y(3,1): the 24 elements unrolled run 3.00 instructions 
 KNOWN_SLOWER = {
     ("seed000_axis_unroll", "rv32imafc"): UNROLL_RV,
     ("seed000_larger", "rv32imafc"): UNROLL_RV,
-    ("seed001_column_row", "m55"):
-        "a(4,1) - b(3) in i32, unrolled: gcc -O2 vectorizes the 12 statements with "
-        "Helium (3.67 instructions an element, all of them MVE), where the scalar "
-        "loops run 3.33; the row case a(4,3) + b(3), unrolled the same way, runs "
-        "2.9 against the loops' 9.2",
 }
 KNOWN_BIGGER = {}
 

@@ -354,6 +354,9 @@ struct plan {
 					   0: not asked */
 	int has_loops;			/* the kernel runs loops: none may become a call to
 					   memcpy or memset, which a freestanding build lacks */
+	int no_vector_loads;		/* WHY_SCALAR with vectors: no input is read a
+					   vector's lanes in a row (vectors_load), so the
+					   result is not unrolled */
 	int slp_only;			/* the loop around a block is shorter than a vector:
 					   ask the compiler to vectorize the block, not
 					   across that loop's iterations */

@@ -369,6 +369,7 @@ function en.why(p)
   elseif p.why == "scalar" and p.vector_bytes > 0 then
     return s .. "the target, " .. p.target .. ", runs its code from a small memory, so elements are written out only where they keep the code within " ..
       p.growth .. " times the loops' (" .. p.budget .. " nodes, about an instruction each: " .. en.code_nodes(p.loop_nodes) .. "): " ..
+      (p.no_vector_loads and "unrolled, no input would be read " .. p.lanes .. " elements in a row, so compilers would build each vector lane by lane; " or "") ..
       (p.strategy == "unroll" and "all " .. p.count .. " of the result fit, each a statement of its own, with no loop." or
        p.strategy == "block" and "the innermost loop runs " .. p.inner .. " times, not a multiple of " .. p.lanes ..
          " (the elements of the narrowest type in its " .. p.vector_bytes .. "-byte vector), so " .. p.block ..
@@ -376,7 +377,8 @@ function en.why(p)
        p.inner % p.lanes == 0 and "the innermost loop runs " .. p.inner .. " times, a multiple of " .. p.lanes ..
          " (the elements of the narrowest type in its " .. p.vector_bytes .. "-byte vector), which compilers vectorize" ..
          (p.nloops > 1 and p.inner > p.lanes and "; its last vector runs in a loop of its own, which shares the pointer steps of the loop around it." or " as it is.") or
-       "no block of the innermost loop fits, so the loops stay, the innermost's tail split off.")
+       "no block of the innermost loops that fills a vector fits, so the loops stay" ..
+         (p.inner > p.lanes and ", the innermost's tail split off." or "."))
   elseif p.why == "scalar" then
     return s .. "the target, " .. p.target .. ", has no vector registers, so a loop buys nothing but costs a count and a branch for each element; " ..
       "elements are written out, as many as keep the code within " .. p.growth .. " times the loops' (" .. p.budget ..
@@ -410,13 +412,14 @@ function zh.why(p)
   elseif p.why == "scalar" and p.vector_bytes > 0 then
     return s .. "目标 " .. p.target .. " 从一块小存储器运行代码，所以只在代码不超过循环的 " .. p.growth .. " 倍时才展开写出元素（" .. p.budget ..
       " 个节点，每个约一条指令：" .. zh.code_nodes(p.loop_nodes) .. "）：" ..
+      (p.no_vector_loads and "完全展开时没有哪个输入能连续读到 " .. p.lanes .. " 个元素，编译器只能一个通道一个通道地拼出每个向量；" or "") ..
       (p.strategy == "unroll" and "结果的 " .. p.count .. " 个元素全部放得下，每个元素一条语句，没有循环。" or
        p.strategy == "block" and "最内层循环 " .. p.inner .. " 次，不是 " .. p.lanes .. "（它的 " .. p.vector_bytes ..
          " 字节向量能装下的最窄类型的元素个数）的倍数，所以把 " .. p.block .. " 个元素写成直线代码，放在外层循环里，编译器会把它们向量化。" or
        p.inner % p.lanes == 0 and "最内层循环 " .. p.inner .. " 次，是 " .. p.lanes .. "（它的 " .. p.vector_bytes ..
          " 字节向量能装下的最窄类型的元素个数）的倍数，编译器能把它向量化" ..
          (p.nloops > 1 and p.inner > p.lanes and "；最后一个向量单独成一个循环，和外层循环共用指针的步进。" or "。") or
-       "最内层循环放不进块，所以循环保持原样，尾部单独拆出。")
+       "放得下的块装不满一个向量，所以循环保持原样" .. (p.inner > p.lanes and "，尾部单独拆出。" or "。"))
   elseif p.why == "scalar" then
     return s .. "目标 " .. p.target .. " 没有向量寄存器，循环带不来好处，每个元素却要多一次计数和一次跳转；" ..
       "所以把元素展开写出，以代码不超过循环的 " .. p.growth .. " 倍为限（" .. p.budget ..
