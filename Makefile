@@ -9,7 +9,8 @@ CFLAGS = -O2 -g
 LDFLAGS =
 LUA_CFLAGS = $(shell pkg-config --cflags lua5.4)
 LUA_LIBS = $(shell pkg-config --libs lua5.4)
-PROVE_FLAGS = -j$(shell nproc 2>/dev/null || echo 2)
+JOBS = $(shell nproc 2>/dev/null || echo 2)
+PROVE_FLAGS = -j$(JOBS)
 # Debian packages that the build, the tests and the demo need; the
 # firmware tests' cross compilers and emulators are installed without
 # their recommended packages (FW_DEPS: about 1.4 GB that way).
@@ -118,13 +119,15 @@ deps:
 	fi
 
 # The README's two commands: each installs what it needs first, then runs
-# a fresh make so that pkg-config sees the packages just installed.
+# a fresh make so that pkg-config sees the packages just installed; that
+# make builds on every core (SUB_JOBS: -j$(JOBS), unless make has a -j).
+SUB_JOBS = $(if $(filter -j%,$(MAKEFLAGS)),,-j$(JOBS))
 check: deps
-	@$(MAKE) --no-print-directory test
+	@$(MAKE) --no-print-directory $(SUB_JOBS) test
 
 # The quick tier, for the edit loop: under a minute on 2 cores.
 check-quick: deps
-	@$(MAKE) --no-print-directory test-quick
+	@$(MAKE) --no-print-directory $(SUB_JOBS) test-quick
 
 demo: deps
 	@$(MAKE) --no-print-directory $(O)/bcastgen
@@ -156,13 +159,20 @@ size:
 
 # The suite in parallel, one job per core, and its wall time; the
 # sanitizer build and the fuzzing harnesses are built first when the
-# compilers can (tests/t9xx skip otherwise, saying why).
+# compilers can (tests/t9xx skip otherwise, saying why). The tests that
+# take longest start first (SLOW_TESTS, the longest first, as prove
+# --timer shows them), so that the jobs end together; then the others.
+SLOW_TESTS = tests/t300-kernels.t tests/t600-firmware.t tests/t070-compilers.t \
+	tests/t610-relocations.t tests/t310-expr.t tests/t050-runtime.t \
+	tests/t330-stream.t tests/t170-pictures.t tests/t904-asan-sandbox.t \
+	tests/t320-loop-order.t tests/t411-cmake.t tests/t060-limits.t
+ALL_TESTS = $(SLOW_TESTS) $(filter-out $(SLOW_TESTS),$(sort $(wildcard tests/*.t)))
 test: $(O)/bcastgen $(UNIT_TESTS)
 	@$(MAKE) --no-print-directory asan
 	@if $(HAVE_LIBFUZZER); then $(MAKE) --no-print-directory fuzz-build; \
 	else echo 'make check: no libFuzzer runtime (libclang-rt-14-dev): fuzzing smoke run skipped'; fi
 	@start=$$(date +%s); \
-	BCASTGEN_O=$(O) GEN=$(O)/bcastgen prove --exec '' $(PROVE_FLAGS) tests/*.t $(UNIT_TESTS); \
+	BCASTGEN_O=$(O) GEN=$(O)/bcastgen prove --exec '' $(PROVE_FLAGS) $(ALL_TESTS) $(UNIT_TESTS); \
 	status=$$?; \
 	echo "make check: $$(($$(date +%s) - start)) s wall time"; \
 	exit $$status
@@ -171,10 +181,10 @@ test: $(O)/bcastgen $(UNIT_TESTS)
 # names, specs, and a sample of the NumPy oracles (QUICK_KERNELS of
 # t300's kernels, QUICK_EXPRS of t310's expressions), without the
 # sanitizer build, the firmware targets or the integrations.
-QUICK_TESTS = tests/t010-cases.t tests/t020-numpy-oracle.t tests/t030-bad-input.t \
-	tests/t035-catalogue.t tests/t100-explain.t tests/t110-golden.t tests/t130-output.t \
-	tests/t150-names.t tests/t190-source.t tests/t300-kernels.t tests/t310-expr.t \
-	tests/t400-spec.t
+QUICK_TESTS = tests/t005-scratch.t tests/t010-cases.t tests/t020-numpy-oracle.t \
+	tests/t030-bad-input.t tests/t035-catalogue.t tests/t100-explain.t tests/t110-golden.t \
+	tests/t130-output.t tests/t150-names.t tests/t190-source.t tests/t300-kernels.t \
+	tests/t310-expr.t tests/t400-spec.t
 QUICK_KERNELS = 100
 QUICK_EXPRS = 40
 test-quick: $(O)/bcastgen $(UNIT_TESTS)

@@ -25,6 +25,7 @@ The operators and functions are read from the op table (bcastgen --list
 ops); the first test checks that the patterns write every op --expr
 writes.
 """
+import concurrent.futures
 import ctypes
 import os
 import subprocess
@@ -32,7 +33,7 @@ import sys
 import tempfile
 
 import optable
-from tap import Tap
+from tap import Tap, fresh
 
 GEN = os.path.abspath(sys.argv[1])
 RUNTIME = os.path.abspath(sys.argv[2])
@@ -109,8 +110,14 @@ def accepted(expr, dtype, scratch, operands=("x=3",)):
     return r.returncode == 0
 
 
-def largest(make, dtype, scratch, operands=("x=3",)):
-    """The largest n in [1, CAP] that bcastgen accepts, or 0."""
+def largest(make, dtype, scratch, operands=("x=3",), guess=0):
+    """The largest n in [1, CAP] that bcastgen accepts, or 0. The search
+    takes every n below it to be accepted and every n above it not: so
+    GUESS (another dtype's answer) is it if GUESS is accepted and GUESS + 1
+    is not, which two runs tell."""
+    if guess and accepted(make(guess), dtype, scratch, operands) and (
+            guess == CAP or not accepted(make(guess + 1), dtype, scratch, operands)):
+        return guess
     if not accepted(make(1), dtype, scratch, operands):
         return 0
     lo, hi = 1, CAP
@@ -126,18 +133,30 @@ def largest(make, dtype, scratch, operands=("x=3",)):
 
 
 def compile_all(files, scratch, what):
-    """Compile FILES with gcc and clang, as one file that includes them all."""
-    with open(os.path.join(scratch, "all.c"), "w") as f:
-        for k in files:
-            f.write('#include "%s"\n' % os.path.basename(k))
+    """Compile FILES with gcc and clang, as files that include them all,
+    two at a time: gcc's two halves, then clang's whole; a test each."""
+    parts = [("all.c", files), ("half0.c", files[0::2]), ("half1.c", files[1::2])]
+    for name, part in parts:
+        with open(os.path.join(scratch, name), "w") as f:
+            for k in part:
+                f.write('#include "%s"\n' % os.path.basename(k))
     # clang's warnings and its bracket limit come from its front end, the
     # same at every level: -O0 gives its verdict in seconds, where -O2 of
     # hundreds of kernels in one file takes minutes
+    runs = [("gcc", [], "half0.c"), ("gcc", [], "half1.c"),
+            ("clang", ["-fbracket-depth=48", "-O0"], "all.c")]
+
+    def one(run):
+        cc, extra, src = run
+        obj = os.path.join(fresh(scratch), src[:-1] + "o")
+        return subprocess.run([cc] + FLAGS + extra + ["-c", src, "-o", obj],
+                              cwd=scratch, capture_output=True, text=True)
+    with concurrent.futures.ThreadPoolExecutor(2) as pool:
+        done = list(pool.map(one, runs))
     for cc, extra in [("gcc", []), ("clang", ["-fbracket-depth=48", "-O0"])]:
-        r = subprocess.run([cc] + FLAGS + extra + ["-c", "all.c"],
-                           cwd=scratch, capture_output=True, text=True)
-        ok(r.returncode == 0, "%s %s compiles %d kernels%s" % (
-            cc, " ".join(extra), len(files), what), r.stderr)
+        rs = [r for (c, _, _), r in zip(runs, done) if c == cc]
+        ok(all(r.returncode == 0 for r in rs), "%s %s compiles %d kernels%s" % (
+            cc, " ".join(extra), len(files), what), [r.stderr for r in rs])
 
 
 def worst_cases(scratch):
@@ -146,8 +165,9 @@ def worst_cases(scratch):
     os.mkdir(kdir)
     seen = 0
     for name, make in patterns():
+        n = 0
         for dtype in DTYPES:
-            n = largest(make, dtype, scratch)
+            n = largest(make, dtype, scratch, guess=n)
             if n == 0:
                 continue
             seen += 1
@@ -163,17 +183,23 @@ def worst_cases(scratch):
     ok(seen >= 150, "%d worst cases accepted in some dtype" % seen)
     # the n-ary ops of the command line, with as many operands as allowed
     for op in NARY:
+        n = 0
         for dtype in DTYPES:
-            probe = os.path.join(scratch, "probe.c")
-            lo, hi = 1, 300         # taken, and not taken
-            while hi - lo > 1:
-                k = (lo + hi) // 2
-                if gen(probe, ["--dtype", dtype, "--op", op]
-                       + ["a%d=4" % i for i in range(k)]).returncode:
-                    hi = k
-                else:
-                    lo = k
-            n = lo
+            probe = os.path.join(fresh(scratch), "probe.c")
+
+            def taken(k):
+                return gen(probe, ["--dtype", dtype, "--op", op]
+                           + ["a%d=4" % i for i in range(k)]).returncode == 0
+            # the answer for the dtype before, if it is the answer here too
+            if not (n and taken(n) and not taken(n + 1)):
+                lo, hi = 1, 300         # taken, and not taken
+                while hi - lo > 1:
+                    k = (lo + hi) // 2
+                    if taken(k):
+                        lo = k
+                    else:
+                        hi = k
+                n = lo
             ok(n == 127, "--op %s takes %d operands in %s, the kernel limit" % (op, n, dtype))
             f = os.path.join(kdir, "k%d.c" % len(files))
             if gen(f, ["--dtype", dtype, "--op", op, "--strategy", "loops"]
@@ -216,9 +242,9 @@ def numpy_checks(scratch):
         terms = ["x" if k % 3 else "y" for k in range(300)]
         for strategy, count in [("loops", n), ("unroll", 1)]:
             name = "chain_%s_%s" % (dtype, strategy)
-            k = build(scratch, name, ["--dtype", dtype, "--strategy", strategy,
-                                      "--expr", " + ".join(terms),
-                                      "x=%d" % count, "y=%d" % count])
+            k = build(fresh(scratch), name, ["--dtype", dtype, "--strategy", strategy,
+                                             "--expr", " + ".join(terms),
+                                             "x=%d" % count, "y=%d" % count])
             if k is None:
                 continue
             out = np.zeros(count, npt)
@@ -232,12 +258,12 @@ def numpy_checks(scratch):
         # c1 ? a : c2 ? b : ... as deep as allowed
         def ternary(m):
             return "".join("(x > %d) ? y + %d : " % (j, j) for j in range(m)) + "y"
-        depth = largest(ternary, dtype, scratch, ("x=3", "y=3"))
+        depth = largest(ternary, dtype, fresh(scratch), ("x=3", "y=3"))
         ok(depth >= 60, "%d nested ?: accepted in %s" % (depth, dtype))
         xs = rng.integers(-5, depth + 5, n).astype(npt)
         name = "ternary_%s" % dtype
-        k = build(scratch, name, ["--dtype", dtype, "--strategy", "loops", "--expr",
-                                  ternary(depth), "x=%d" % n, "y=%d" % n])
+        k = build(fresh(scratch), name, ["--dtype", dtype, "--strategy", "loops", "--expr",
+                                         ternary(depth), "x=%d" % n, "y=%d" % n])
         if k is None:
             continue
         out = np.zeros(n, npt)
@@ -250,20 +276,17 @@ def numpy_checks(scratch):
 
 
 def limits(scratch):
-    d = os.path.join(scratch, "lim")
-    os.mkdir(d)
-    out = os.path.join(d, "k.c")
     msg = "the expression nests too deeply: more than 64 levels"
     for head, mid, tail in [("(", "x", ")"), ("abs(", "x", ")"), ("-", "x", ""),
                             ("x ? x : ", "x", ""), ("x ? ", "x", " : x"),
                             ("where(x, x, ", "x", ")"), ("f32(", "x", ")")]:
-        r = gen(out, ["--expr", rep(head, 64, mid, tail), "x=3"])
+        r = gen(os.path.join(fresh(scratch), "k.c"),
+                ["--expr", rep(head, 64, mid, tail), "x=3"])
         ok(r.returncode == 0, "64 levels of %s%s%s accepted" % (head, mid, tail), r.stderr)
-        r = gen(out, ["--expr", rep(head, 65, mid, tail), "x=3"])
+        r = gen(os.path.join(fresh(scratch), "k.c"),
+                ["--expr", rep(head, 65, mid, tail), "x=3"])
         ok(r.returncode == 1 and msg in r.stderr, "65 levels of %s%s%s rejected" % (head, mid, tail),
            r.stderr)
-    for f in os.listdir(d):
-        os.unlink(os.path.join(d, f))
     for head, mid, tail in [("(", "x", ")"), ("-", "x", ""), ("sqrt(", "x", ")"),
                             ("x ? ", "x", " : x"), ("x ? x : ", "x", ""),
                             ("x + (", "x", ")"), ("max(x, ", "x", ")")]:
@@ -274,19 +297,21 @@ def limits(scratch):
             f.write('kernel "k" { expr = [[%s]], "x=3" }\n' % rep(head, 100000, mid, tail))
         for how, args in [("spec", [spec]),
                           ("--expr", ["--expr", rep(head, 15000, mid, tail), "x=3"])]:
-            r = subprocess.run([GEN] + args + ["-o", out], capture_output=True, text=True)
+            d = fresh(scratch)
+            r = subprocess.run([GEN] + args + ["-o", os.path.join(d, "k.c")],
+                               capture_output=True, text=True)
             ok(r.returncode == 1 and msg in r.stderr and not os.listdir(d),
                "%s nested %s%s%s: one clear error" % (how, head, mid, tail),
                "exit %d: %s" % (r.returncode, r.stderr[:300]))
-    r = gen(out, ["--expr", "x" + " + x" * 30000, "x=3"])
+    d = fresh(scratch)
+    r = gen(os.path.join(d, "k.c"), ["--expr", "x" + " + x" * 30000, "x=3"])
     ok(r.returncode == 1 and "too long: more than 1000 nodes" in r.stderr and not os.listdir(d),
        "a chain of 30001 terms: one clear error", r.stderr[:300])
 
 
 def unroll_ceiling(scratch):
-    """The largest unrolls accepted compile at -O2 (a sanity bound of 60 s each)."""
-    d = os.path.join(scratch, "unroll")
-    os.mkdir(d)
+    """The largest unrolls accepted compile at -O2 (a sanity bound of 60 s
+    each), two compilers at a time."""
     chain = " + ".join(["x*y"] * 12) + " - x"          # 51 nodes of f16 roundings
     cases = [
         ("neg_f16", ["--op", "negative", "x:f16=512"]),
@@ -297,25 +322,39 @@ def unroll_ceiling(scratch):
                       " + abs(x - 7) * (y >> 1) - (x & 255) * (y | 3) + (x ^ y) / 5 + x*3",
                       "x=18", "y=18"]),
     ]
+    made = []
     for name, args in cases:
-        c = os.path.join(d, name + ".c")
-        r = gen(c, ["--strategy", "unroll", "--unroll-limit", "512"] + args)
+        c = os.path.join(fresh(scratch), name + ".c")
+        made.append((name, c, gen(c, ["--strategy", "unroll", "--unroll-limit", "512"] + args)))
+    jobs = [(c, cc) for _, c, r in made if r.returncode == 0 for cc in ["gcc", "clang"]]
+
+    def compile_one(job):
+        c, cc = job
+        obj = os.path.join(fresh(scratch), os.path.basename(c) + "." + cc + ".o")
+        try:
+            return subprocess.run([cc] + FLAGS + ["-c", c, "-o", obj],
+                                  capture_output=True, text=True, timeout=60)
+        except subprocess.TimeoutExpired:
+            return None
+    with concurrent.futures.ThreadPoolExecutor(2) as pool:
+        compiled = dict(zip(jobs, pool.map(compile_one, jobs)))
+    for name, c, r in made:
         ok(r.returncode == 0, "%s: unrolled within the limits" % name, r.stderr)
         if r.returncode:
             continue
         for cc in ["gcc", "clang"]:
-            try:
-                r = subprocess.run([cc] + FLAGS + ["-c", c, "-o", c + "." + cc + ".o"],
-                                   capture_output=True, text=True, timeout=60)
-                ok(r.returncode == 0, "%s -O2 compiles the unrolled %s" % (cc, name), r.stderr)
-            except subprocess.TimeoutExpired:
+            r = compiled[(c, cc)]
+            if r is None:
                 ok(False, "%s -O2 compiles the unrolled %s within 60 s" % (cc, name))
+            else:
+                ok(r.returncode == 0, "%s -O2 compiles the unrolled %s" % (cc, name), r.stderr)
     # one past the ceilings: explicit unroll is an error naming the limit
     for args, want in [(["--op", "negative", "x=513"], "at most 512 are unrolled"),
                        (["--op", "add", "x=342", "y=342"], "at most 1024 nodes")]:
-        r = gen(os.path.join(d, "over.c"), ["--strategy", "unroll", "--unroll-limit", "512"] + args)
+        r = gen(os.path.join(fresh(scratch), "over.c"),
+                ["--strategy", "unroll", "--unroll-limit", "512"] + args)
         ok(r.returncode == 1 and want in r.stderr, "unroll past the ceiling: %s" % want, r.stderr)
-        r = gen(os.path.join(d, "over.c"), ["--unroll-limit", "512"] + args)
+        r = gen(os.path.join(fresh(scratch), "over.c"), ["--unroll-limit", "512"] + args)
         ok(r.returncode == 0, "auto past the ceiling: loops", r.stderr)
 
 

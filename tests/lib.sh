@@ -1,6 +1,7 @@
 # lib.sh: sourced by the shell tests. Sets GEN (the binary, absolute),
 # TESTS (this directory, absolute) and moves into a fresh scratch
-# directory, removed on exit.
+# directory, SCRATCH, removed on exit. A script sets up there what its
+# checks share, and runs each check in a directory of its own (fresh).
 TESTS=$(cd "$(dirname "$0")" && pwd)
 GEN=${GEN:-build/bcastgen}
 case $GEN in /*) ;; *) GEN=$(pwd)/$GEN ;; esac
@@ -27,6 +28,21 @@ check() {
 		[ -z "$3" ] || [ ! -f "$3" ] || sed 's/^/# /' "$3" | tail -n 40
 		status=1
 	fi
+}
+
+# fresh [FILE...]: move into a new, empty directory of SCRATCH (named
+# after the number of the next check) for the commands of the next check,
+# with a copy of each FILE, or directory, of SCRATCH (an input the script
+# set up there): no file that an earlier check left, or changed, is seen.
+# Call it first in each group of commands that ends in a check; checks
+# that go on from what the ones before them did (install, then build,
+# then rebuild) are one group.
+fresh() {
+	cd "$SCRATCH" && fresh_dir=$(mktemp -d "$SCRATCH/$((n + 1)).XXXX") &&
+		cd "$fresh_dir" || exit 1
+	for fresh_file; do
+		cp -R "$SCRATCH/$fresh_file" . || exit 1
+	done
 }
 
 # install_into DEST: make install into DEST with PREFIX=/usr, of the

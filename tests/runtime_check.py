@@ -56,7 +56,7 @@ import warnings
 import numpy as np
 
 import optable
-from tap import Tap
+from tap import Tap, fresh
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 RUNTIME = os.path.join(os.path.dirname(HERE), "runtime")
@@ -475,7 +475,6 @@ def compile_checks(tap, tmp):
     with open(nomath, "w") as f:
         f.write(no_math_file())
     inc = ["-I" + RUNTIME]
-    obj = os.path.join(tmp, "use.o")
     cases = [
         ("gcc", "gcc C99 strict", ["-std=c99"] + STRICT + ["-O2"], src),
         ("clang", "clang C99 strict", ["-std=c99"] + STRICT + ["-O2"], src),
@@ -488,7 +487,8 @@ def compile_checks(tap, tmp):
         cc, name, flags, file = case
         if not shutil.which(cc):
             return None
-        cmd = [cc] + flags + inc + ["-c", file, "-o", obj + name + ".o"]
+        obj = os.path.join(fresh(tmp), "use.o")
+        cmd = [cc] + flags + inc + ["-c", file, "-o", obj]
         return cmd, run(cmd)
     for (cc, name, _, _), res in zip(cases, parallel(build, cases)):
         if res is None:
@@ -504,6 +504,7 @@ def compile_checks(tap, tmp):
     # not even at -O0 or with -ffreestanding (where a memcpy for the bit
     # casts would stay a call).
     for opt in (["-O0", "-ffreestanding"], ["-O2"], ["-O2", "-ffreestanding"]):
+        obj = os.path.join(fresh(tmp), "nomath.o")
         cmd = ["gcc", "-std=c99"] + opt + inc + ["-c", nomath, "-o", obj]
         rc, out = run(cmd)
         syms, nmout = undefined_symbols("nm", obj) if rc == 0 else (None, out)
@@ -516,6 +517,7 @@ def compile_checks(tap, tmp):
                 shutil.which("arm-none-eabi-nm")):
             tap.skip(name, "arm-none-eabi-gcc not installed")
             continue
+        obj = os.path.join(fresh(tmp), "nomath.o")
         cmd = (["arm-none-eabi-gcc", "-std=c99", "-mcpu=cortex-m4",
                 "-mthumb"] + opt + inc + ["-c", nomath, "-o", obj])
         rc, out = run(cmd)
@@ -1129,8 +1131,9 @@ def pow_nan_checks(tap, tmp):
         if why:
             tap.skip(what + ", on %s, newlib's libm" % t.title, why)
             continue
-        elf = os.path.join(tmp, "pow_nan_%s.elf" % t.name)
-        good, msg = targets.build(t, elf, [src], cflags, tmp, libs=["-lm", "-lc"])
+        d = fresh(tmp)
+        elf = os.path.join(d, "pow_nan_%s.elf" % t.name)
+        good, msg = targets.build(t, elf, [src], cflags, d, libs=["-lm", "-lc"])
         if good:
             rc, out, err = targets.run(t, elf)
             bad = compare(out) if rc == 0 else \

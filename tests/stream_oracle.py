@@ -58,7 +58,7 @@ import time
 
 import numpy as np
 
-from tap import Tap
+from tap import Tap, fresh
 
 GEN = os.path.abspath(sys.argv[1])
 TESTS = os.path.dirname(os.path.abspath(__file__))
@@ -745,7 +745,7 @@ def check_generation(cases, work):
     # multiple of a vector is written out as a block, which does not
     # stream (README): rows of 63 run faster as a block of ordinary
     # stores than as head, lines and tail.
-    o = os.path.join(work, "off", "big.c")
+    o = os.path.join(fresh(work), "big.c")
     big = ["--stream", "auto", "x=1000000,63", "y=1000000,1"]
     r = gen(big, o)
     text = open(o).read() if r.returncode == 0 else ""
@@ -865,10 +865,10 @@ def check_misaligned(work):
 
 def check_errors(work):
     os.makedirs(os.path.join(work, "err"), exist_ok=True)
-    out = os.path.join(work, "err", "e.c")
-    hdr = os.path.join(work, "err", "e.h")
 
     def refused(args, what, pattern, status=1):
+        out = os.path.join(fresh(work), "e.c")
+        hdr = out[:-1] + "h"
         for p in (out, hdr):
             with open(p, "w") as f:
                 f.write("old\n")
@@ -915,7 +915,7 @@ def check_errors(work):
         refused(["--cache-size", v, "x=100,100"], "--cache-size '%s'" % v,
                 r"^bcastgen: error: cache size %s is out of range: it must be from 1 byte "
                 r"to 1048576G$" % re.escape(v))
-    r = gen(["--cache-size", "1048576G", "x=100,100"], out)
+    r = gen(["--cache-size", "1048576G", "x=100,100"], os.path.join(fresh(work), "e.c"))
     ok(r.returncode == 0, "--cache-size 1048576G, the largest, is accepted", r.stderr)
     # in a spec
     spec = os.path.join(work, "err", "s.lua")
@@ -929,6 +929,7 @@ def check_errors(work):
     os.remove(spec)
     with open(spec, "w") as f:
         f.write('kernel "k" { stream = "on", "x=8,100", "b=100" }\n')
+    out = os.path.join(fresh(work), "e.c")
     r = gen([spec], out)
     ok(r.returncode == 0 and "bc_stream_line_f32(" in open(out).read(),
        "spec field stream = \"on\" streams", r.stderr)

@@ -10,6 +10,7 @@ sed -e '/^#/d' "$cases" | {
 	while IFS= read -r line; do
 		if [ -z "$line" ]; then
 			[ -n "$args" ] || continue
+			fresh
 			n=$((n + 1))
 			# shellcheck disable=SC2086
 			"$GEN" --shape $args >out 2>err

@@ -232,6 +232,7 @@ run_case 1 "bcastgen: error: cannot stream the output: the target cortex-m4f has
 printf 'defaults { target = "cortex-m0" }\nkernel "k" {\n  "x=4,64",\n  stream = "on" }\n' >int.lua
 run_case 1 "int.lua:4: error: kernel 'k': cannot stream the output: the target cortex-m0 has no non-temporal stores" int.lua -o k.c
 rm int.lua
+fresh
 n=$((n + 1))
 "$GEN" --target list >list 2>err && rows=$(awk 'NR > 1 && !/^ / { print $1 }' list | tr '\n' ' ') \
 	&& [ "$rows" = "generic x86-64 x86-64-v2 x86-64-v3 x86-64-v4 cortex-m0 cortex-m4f cortex-m7 cortex-m55 rv32imac rv32imafc " ] \
@@ -247,6 +248,7 @@ fi
 # --list ops prints the op table: a line per op after the header, and
 # with --format json one valid object, the same ops in the same order,
 # the same bytes on every run.
+fresh
 n=$((n + 1))
 "$GEN" --list ops >ops.txt 2>err && [ ! -s err ] && "$GEN" --list ops --format json >ops.json \
 	&& "$GEN" --format=json --list=ops | cmp -s - ops.json \
@@ -263,6 +265,7 @@ else
 fi
 
 # A spec whose directory has '=' in its name is the spec, not an operand.
+fresh
 n=$((n + 1))
 mkdir -p 'dir=x' && printf 'kernel "k" { "x=3" }\n' >'dir=x/s.lua'
 if "$GEN" 'dir=x/s.lua' -o k.c 2>err && [ -s k.c ] && [ -s k.h ] && [ ! -s err ]; then

@@ -117,19 +117,20 @@ done <"$TESTS/catalogue/cases.txt"
 # op of --op, or of op = "..." in a spec '...', or an operator or a
 # function of --expr '...' or expr = "..." (tests/optable.py). Words
 # that are no op ('ADD', '+') cover nothing.
+fresh
 n=$((n + 1))
 grep -v '^#' "$TESTS/catalogue/cases.txt" | awk -F'|' '$1 + 0 != 0 { print $3 }' | sed -n \
 	-e "s/.*--op[ =]'\{0,1\}\([A-Za-z_][A-Za-z_0-9]*\).*/op \1/p" \
-	-e "s/.*--expr[ =]'\([^']*\)'.*/expr \1/p" >"$SCRATCH/ops"
+	-e "s/.*--expr[ =]'\([^']*\)'.*/expr \1/p" >ops
 grep -v '^#' "$TESTS/catalogue/cases.txt" | awk -F'|' '$1 + 0 != 0 { print $2 }' | sed -n \
 	-e "s/^ *spec '.*[{,] *op = \"\([A-Za-z_][A-Za-z_0-9]*\).*/op \1/p" \
-	-e "s/^ *spec '.*[{,] *expr = \"\([^\"]*\)\".*/expr \1/p" >>"$SCRATCH/ops"
+	-e "s/^ *spec '.*[{,] *expr = \"\([^\"]*\)\".*/expr \1/p" >>ops
 if /usr/bin/python3 "$TESTS/optable.py" "$GEN" "the catalogue's failing rows" --unknown-ok \
-	<"$SCRATCH/ops" >"$SCRATCH/cover"; then
-	echo "ok $n - $(head -n 1 "$SCRATCH/cover")"
+	<ops >cover; then
+	echo "ok $n - $(head -n 1 cover)"
 else
-	echo "not ok $n - $(head -n 1 "$SCRATCH/cover")"
-	sed '1d; s/^/#   /' "$SCRATCH/cover"
+	echo "not ok $n - $(head -n 1 cover)"
+	sed '1d; s/^/#   /' cover
 	status=1
 fi
 echo "1..$n"

@@ -21,8 +21,10 @@ check() {
 		status=1
 	fi
 }
-# template LINE...: write t/explain.txt.lt from the arguments, one a line.
+# template LINE...: in a fresh directory, the next check's, write
+# t/explain.txt.lt from the arguments, one a line.
 template() {
+	fresh
 	mkdir -p t
 	printf '%s\n' "$@" >t/explain.txt.lt
 }
@@ -61,9 +63,10 @@ for call in 'os.execute("touch pwned")' 'io.open("pwned", "w")' 'require("os")' 
 		*) echo "call a nil value (global '$name')" ;; esac)"
 done
 n=$((n + 1))
-if [ ! -e pwned ]; then echo "ok $n - the sandbox wrote no file"; else echo "not ok $n"; status=1; fi
+if [ -z "$(find "$SCRATCH" -name pwned)" ]; then echo "ok $n - the sandbox wrote no file"; else echo "not ok $n"; status=1; fi
 
 # --dump-lua keeps one line of Lua per template line.
+fresh
 n=$((n + 1))
 "$GEN" --dump-lua explain.txt.lt >lua 2>err
 lines=$(wc -l <lua)
@@ -74,6 +77,7 @@ else
 	echo "not ok $n - --dump-lua has $lines lines for $want template lines"
 	status=1
 fi
+fresh
 n=$((n + 1))
 "$GEN" --dump-lua nosuch.lt >lua 2>err
 if [ $? = 1 ] && [ "$(cat err)" = "bcastgen: error: no template named 'nosuch.lt'" ]; then

@@ -8,6 +8,7 @@
 . "$TESTS/explain.sh"
 
 for f in "$TESTS"/explain/*.txt; do
+	fresh
 	explain_run "$f" >actual
 	diff -u "$f" actual >diff
 	check $? "$(basename "$f" .txt)" diff
@@ -26,13 +27,14 @@ awk -v dir="$SCRATCH" '
 	inside && k > 0 && !/^  \.\.\.$/ { print >(dir "/want" k) }
 ' "$TESTS/../README.md"
 i=1
-while [ -f "cmd$i" ]; do
-	args=$(cat "cmd$i")
+while [ -f "$SCRATCH/cmd$i" ]; do
+	args=$(cat "$SCRATCH/cmd$i")
 	case $args in *'>'*|*'|'*|*'-o '*|*.lua*) i=$((i + 1)); continue ;; esac
+	fresh "want$i"
 	eval "set -- $args"
 	"$GEN" "$@" >out 2>&1
-	if [ -f "from$i" ]; then
-		from=$(cut -c 6- "from$i")
+	if [ -f "$SCRATCH/from$i" ]; then
+		from=$(cut -c 6- "$SCRATCH/from$i")
 		awk -v from="$from" '$0 == from { on = 1 } on' out | head -n "$(wc -l <"want$i")" >got
 	else
 		mv out got
@@ -54,9 +56,10 @@ awk -v dir="$SCRATCH" '
 	inside && /^\$ bcastgen -o [^ ]*\.c / { want = ++m; print substr($0, 12) >(dir "/gen" want) }
 ' "$TESTS/../README.md"
 i=1 listings=0
-while [ -f "gen$i" ]; do
-	args=$(cat "gen$i")
-	if [ -f "listing$i" ]; then
+while [ -f "$SCRATCH/gen$i" ]; do
+	args=$(cat "$SCRATCH/gen$i")
+	if [ -f "$SCRATCH/listing$i" ]; then
+		fresh "listing$i"
 		listings=$((listings + 1))
 		mkdir "listing.d$i"
 		eval "set -- $args"
@@ -70,11 +73,13 @@ while [ -f "gen$i" ]; do
 	fi
 	i=$((i + 1))
 done
+fresh
 [ "$listings" -gt 0 ]
 check $? "README: at least one listing of generated code is checked ($listings)"
 
 # The README's list of spec fields is the table of fields, in its
 # order: the rows of gen/fields.c's fields[].
+fresh
 sed -n '/ fields\[\] = {$/,/^};$/s/^\t\t\.name = "\([a-z_]*\)".*/\1/p' "$TESTS/../gen/fields.c" |
 	tr '\n' ' ' | sed 's/ $//' >fields.want
 tr '\n' ' ' <"$TESTS/../README.md" |

@@ -10,6 +10,7 @@ CFLAGS_C="-std=c99 -Wall -Wextra -Wpedantic -Wconversion -Werror -O2 -c"
 CFLAGS_CXX="-x c++ -std=c++11 -Wall -Wextra -Wpedantic -Werror -O2 -c"
 for args in "$TESTS"/golden/*.args; do
 	name=$(basename "$args" .args)
+	fresh
 	golden_run "$args" "$name" >gen.out 2>&1
 	check $? "$name: generated" gen.out
 	for ext in c h; do

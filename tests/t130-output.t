@@ -7,9 +7,10 @@
 
 args="--op mul --dtype i16 x=2,3,1 y=4"
 
+fresh
 mkdir -p a b/deep
 (cd a && "$GEN" -o k.c $args)
-(cd b/deep && "$GEN" -o "$SCRATCH/b/k.c" $args)
+(out=$PWD/b/k.c && cd b/deep && "$GEN" -o "$out" $args)
 cmp -s a/k.c b/k.c && cmp -s a/k.h b/k.h
 check $? "the same bytes from another directory and output path"
 grep -q "$SCRATCH" a/k.c a/k.h b/k.c b/k.h
@@ -28,14 +29,6 @@ check $? "a failed run leaves the earlier output untouched"
 [ "$(ls -A a)" = "$(printf 'k.c\nk.h')" ]
 check $? "a failed run leaves no temporary file"
 
-mkdir t
-printf '%s\n' '@ error("broken on purpose")' >t/kernel.h.lt
-cp "$TESTS/../templates/kernel.c.lt" t/
-mkdir c
-(cd c && "$GEN" --templates ../t -o k.c $args 2>../err)
-[ $? = 1 ] && [ -z "$(ls -A c)" ] && grep -q 'kernel.h.lt:1: broken on purpose' err
-check $? "a template error in the header writes neither file"
-
 (cd a && "$GEN" -o k.c ${args#--op mul} --op sub)
 ! cmp -s a/k.c k.c.before
 check $? "a changed kernel is rewritten"
@@ -44,9 +37,20 @@ check $? "the output has the usual permissions"
 (cd a && "$GEN" -o k.c ${args#--op mul} --op add -M k.d)
 [ "$(ls -A a)" = "$(printf 'k.c\nk.d\nk.h')" ] && grep -q ' + ' a/k.c
 check $? "a run that replaces three files leaves no temporary, backup or journal"
+
+fresh
+mkdir t
+printf '%s\n' '@ error("broken on purpose")' >t/kernel.h.lt
+cp "$TESTS/../templates/kernel.c.lt" t/
+mkdir c
+(cd c && "$GEN" --templates ../t -o k.c $args 2>../err)
+[ $? = 1 ] && [ -z "$(ls -A c)" ] && grep -q 'kernel.h.lt:1: broken on purpose' err
+check $? "a template error in the header writes neither file"
+
 # The command a banner shows ("Made by:") makes the same bytes again,
 # whether or not the first run gave --dtype (the banner always shows it).
 while IFS='|' read -r what args; do
+	fresh
 	rm -rf made remade && mkdir made remade
 	(cd made && eval "\"\$GEN\" -o k.c $args") \
 	&& cmd=$(sed -n '/Made by:$/{n;s/^ \*   bcastgen //p;q}' made/k.c) && [ -n "$cmd" ] \

@@ -22,10 +22,11 @@ EOF
 cp s.lua s.before
 
 # 1. No output is an input or another output.
-mkdir one && cd one || exit 1
+fresh
 "$GEN" -o k.c -M ./k.h $A 2>err
 [ $? = 1 ] && grep -q "the depfile './k.h' would overwrite an output" err && [ "$(ls)" = err ]
 check $? "a depfile spelled ./k.h is the header: refused, nothing written"
+fresh
 ln ../s.lua dep.d
 "$GEN" ../s.lua -o k.c -M dep.d 2>err
 [ $? = 1 ] && grep -q "the depfile 'dep.d' would overwrite the spec '../s.lua'" err \
@@ -33,6 +34,7 @@ ln ../s.lua dep.d
 err" ]
 check $? "a depfile hard-linked to the spec: refused, the spec untouched"
 rm dep.d
+fresh
 echo old >k.c
 ln -s k.c k.h
 "$GEN" -o k.c $A 2>err
@@ -40,6 +42,7 @@ ln -s k.c k.h
 	&& [ "$(cat k.c)" = old ] && [ -L k.h ]
 check $? "a header that is a symlink to the .c: refused, the .c untouched"
 rm k.c k.h
+fresh
 mkdir t
 cp "$top"/templates/*.lt t/
 cp t/kernel.h.lt h.before
@@ -55,11 +58,12 @@ check $? "a depfile that is a template by another spelling: refused"
 cd ..
 
 # 2. Special files are written in place.
-mkdir two && cd two || exit 1
+fresh
 "$GEN" -o k.c $A && cp k.c c.want
 if [ "$(id -u)" = 0 ] && mknod null c 1 3 2>/dev/null; then
 	"$GEN" -o k.c -M null $A && [ -c null ] && [ -f k.c ]
 	check $? "-M onto a character device node: written, still a device"
+	fresh
 	"$GEN" -o k.c -M /dev/null $A && [ -c /dev/null ]
 	check $? "-M /dev/null leaves /dev/null a character device"
 else
@@ -67,6 +71,7 @@ else
 	check $? "-M /dev/null leaves /dev/null a character device"
 	skip "not root: cannot mknod a device in the scratch directory"
 fi
+fresh
 mkfifo f.d
 cat f.d >got &
 "$GEN" -o k.c -M f.d $A
@@ -74,6 +79,7 @@ st=$?
 wait
 [ $st = 0 ] && [ -p f.d ] && grep -q '^k.c k.h:' got
 check $? "a FIFO depfile with a reader receives the text, and stays a FIFO"
+fresh
 mkfifo k2.c
 cat k2.c >got2 &
 "$GEN" -o k2.c $A
@@ -81,16 +87,19 @@ st=$?
 wait
 [ $st = 0 ] && [ -p k2.c ] && grep -q '^void k2' got2 && [ -f k2.h ]
 check $? "an existing FIFO as the .c is written, never read (no hang)"
+fresh
 ln -s /dev/full full.c
 "$GEN" -o full.c $A 2>err
 [ $? = 1 ] && grep -q "cannot write 'full.c': No space left on device" err \
 	&& [ -L full.c ] && [ ! -e full.h ]
 check $? "-o onto /dev/full: a clear error, exit 1, no header written"
+fresh
 "$GEN" --explain -o ex.c $A >/dev/full 2>err
 [ $? = 1 ] && grep -q "cannot write to standard output: No space left on device" err \
 	&& [ ! -e ex.c ] && [ ! -e ex.h ]
 check $? "--explain -o with stdout on /dev/full: a clear error, exit 1, no file written"
 for opt in --help --version; do
+	fresh
 	"$GEN" $opt >/dev/full 2>err
 	[ $? = 1 ] && grep -q "cannot write to standard output" err
 	check $? "$opt onto /dev/full: a clear error, exit 1"
@@ -98,7 +107,8 @@ done
 cd ..
 
 # 3. Symlinks are followed.
-mkdir three three/real three/links && cd three || exit 1
+fresh
+mkdir real links
 "$GEN" -o real/k.c $A
 ln -s ../real/k.c links/a.c
 ln -s links/a.c b.c
@@ -106,9 +116,11 @@ ln -s links/a.c b.c
 	&& grep -q ' - ' real/k.c && [ "$(ls -A real)" = "k.c
 k.h" ]
 check $? "a chain of relative symlinks: the links stay, the file they end at is updated"
+fresh
 ln -s made.c dangling.c
 "$GEN" -o dangling.c $A && [ -L dangling.c ] && [ -f made.c ] && grep -q '^void dangling' made.c
 check $? "a dangling symlink: its target is created, the link stays"
+fresh
 ln -s nodir/x.c broken.c
 "$GEN" -o broken.c $A 2>err
 [ $? = 1 ] && grep -q "cannot create a temporary file for 'broken.c'" err && [ ! -e broken.h ]
@@ -143,7 +155,8 @@ rename(const char *from, const char *to)
 	return real(from, to);
 }
 EOF
-mkdir four four/ref && cd four || exit 1
+fresh
+mkdir ref
 if ! cc -shared -fPIC -o ../shim.so ../shim.c -ldl 2>/dev/null; then
 	skip "cannot build the rename shim"
 	skip "cannot build the rename shim"
@@ -176,7 +189,7 @@ fi
 cd ..
 
 # 5. Stale temporaries of dead processes are removed, live ones kept.
-mkdir five && cd five || exit 1
+fresh
 "$GEN" -o k.c $A
 dead=999999
 while kill -0 $dead 2>/dev/null; do dead=$((dead + 1)); done
@@ -189,16 +202,17 @@ check $? "stale temporaries of a dead pid are removed, a live process's kept"
 cd ..
 
 # 6. Modes.
-mkdir six && cd six || exit 1
+fresh
 "$GEN" -o k.c $A && chmod 0640 k.c && "$GEN" -o k.c $B && [ "$(stat -c %a k.c)" = 640 ]
 check $? "a rewritten output keeps its mode (0640)"
+fresh
 (umask 027 && "$GEN" -o n.c $A) && [ "$(stat -c %a n.c)" = 640 ] \
 	&& (umask 077 && "$GEN" -o m.c $A) && [ "$(stat -c %a m.c)" = 600 ]
 check $? "a new output gets 0666 & ~umask"
 cd ..
 
 # 7. The depfile: every file read, escaped for make, or an error.
-mkdir seven && cd seven || exit 1
+fresh
 d='we i#rd:$x%'
 mkdir "$d" && cp ../s.lua "$d/s.lua"
 "$GEN" "$d/s.lua" -o k.c -M k.d && cat >Makefile <<'EOF'
@@ -215,11 +229,14 @@ out3=$(make -s k.c 2>&1)
 check $? "make reads a depfile with ' ', '#', ':', '\$' and '%' in the spec's path (newer, older, removed)"
 nl='a
 b'
-mkdir "$nl" "st*r" && cp ../s.lua "$nl/s.lua" && cp ../s.lua "st*r/s.lua"
+fresh
+mkdir "$nl" && cp ../s.lua "$nl/s.lua"
 "$GEN" "$nl/s.lua" -o n.c -M n.d 2>err
 [ $? = 1 ] && grep -q "make has no way to read a newline in a file name" err \
 	&& [ ! -e n.c ] && [ ! -e n.d ]
 check $? "a newline in a path: a clear error, nothing written"
+fresh
+mkdir "st*r" && cp ../s.lua "st*r/s.lua"
 "$GEN" "st*r/s.lua" -o n.c -M n.d 2>err
 [ $? = 1 ] && grep -q "make has no way to read '\*' in a file name" err && [ ! -e n.c ]
 check $? "a '*' in a path: a clear error, nothing written"
@@ -227,6 +244,7 @@ check $? "a '*' in a path: a clear error, nothing written"
 # Templates read only the files the generator names, so 70 files are
 # read through the API: lhost_render of 70 templates from a directory.
 build=$(dirname "$GEN")
+fresh
 mkdir tt
 i=0
 while [ $i -lt 70 ]; do echo "x" >tt/t$i.lt; i=$((i + 1)); done

@@ -26,6 +26,7 @@ vectorized() {
 
 n=0 status=0
 while IFS='|' read -r name args; do
+	fresh
 	n=$((n + 1))
 	# shellcheck disable=SC2086
 	if "$GEN" -o "$name.c" --strategy loops $args 2>info && grep -q 'BC_RESTRICT' "$name.c" &&

@@ -12,6 +12,7 @@ CXXFLAGS="-std=c++11 -Wall -Wextra -Wpedantic -Wconversion -Wshadow -Werror -I$T
 
 # Names that look like the code's but that these kernels do not declare.
 while IFS='|' read -r what args; do
+	fresh
 	rm -f k.c k.h
 	# shellcheck disable=SC2086
 	"$GEN" -o k.c $args 2>err && gcc $CFLAGS -c k.c -o k.o && g++ $CXXFLAGS -x c++ -c k.c -o k.o
@@ -27,6 +28,7 @@ EOF_CASES
 
 # A kernel's function may share its name with another kernel's operand
 # or local: they shadow it there, which C allows and no compiler warns of.
+fresh
 printf 'kernel "a" { strategy = "loops", "x=3,4", "b=3,1" }\nkernel "b" { "x=3" }\nkernel "i0" { "y=3" }\n' >case.lua
 "$GEN" case.lua -o out.c 2>err && gcc $CFLAGS -c out.c -o out.o && g++ $CXXFLAGS -x c++ -c out.c -o out.o
 check $? "kernels named after another kernel's operand and loop counter compile"
@@ -34,6 +36,7 @@ rm -f out.c out.h out.o
 
 # Spec kernels whose names collide in the file: spec | the first line of stderr.
 while IFS='|' read -r what spec want; do
+	fresh
 	printf '%b\n' "$spec" >case.lua
 	"$GEN" case.lua -o out.c 2>err
 	rc=$?
@@ -55,6 +58,7 @@ EOF_CASES
 # where there is one, says so too.
 clang=$(command -v clang)
 while read -r file; do
+	fresh
 	rm -rf g && mkdir g
 	h=g/${file%.c}.h
 	"$GEN" -o "g/$file" --name k x=3 2>err \

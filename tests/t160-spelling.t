@@ -85,6 +85,7 @@ i8|--op copy --out-shape 1 x=|x_v
 EOF_CASES
 set -f
 while IFS='|' read -r dtype expr want; do
+	fresh
 	n=$((n + 1))
 	rm -f k.c
 	case $expr in
@@ -113,6 +114,7 @@ set +f
 
 # Every op of the table has a case above: the op of each --op, and
 # every operator and function of each expression (tests/optable.py).
+fresh cases
 n=$((n + 1))
 {
 	sed -n 's/^[^|]*|--op \([^ |]*\).*/op \1/p' cases

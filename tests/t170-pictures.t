@@ -103,6 +103,7 @@ for f in "$TESTS"/explain/*.txt; do
 			case $args in *--elements*) args=$(echo "$args" | sed 's/ *--elements//') rc=0 ;; esac
 		fi
 		for lang in en zh; do
+			fresh
 			# shellcheck disable=SC2086
 			render "$format" "$lang" "$rc" $args
 			check $fail "$name: $format, $lang" diag
@@ -116,6 +117,7 @@ rank64=$(i=0; while [ $i -lt 64 ]; do printf '%d,' $((i % 3 + 1)); i=$((i + 1));
 while read -r want args; do
 	for format in svg html; do
 		for lang in en zh; do
+			fresh
 			eval "set -- $args"
 			render "$format" "$lang" "$want" --explain "$@"
 			check $fail "hostile: $(printf '%s' "$args" | cut -c 1-50): $format, $lang" diag
@@ -143,14 +145,15 @@ done <<EOF
 EOF
 
 # 2. Chromium. shoot OUT W H URL: a screenshot of URL in a WxH window;
-# dump URL: its DOM on stdout. Each in a private profile, with a timeout.
-mkdir -p home profile
+# dump URL: its DOM on stdout. Each in a private profile (the check's),
+# with a timeout.
 chrome() {
 	sandbox=
 	[ "$(id -u)" = 0 ] && sandbox=--no-sandbox
-	HOME=$SCRATCH/home timeout 60 "$CHROMIUM" --headless $sandbox --disable-gpu \
+	mkdir -p home profile
+	HOME=$PWD/home timeout 60 "$CHROMIUM" --headless $sandbox --disable-gpu \
 		--hide-scrollbars --force-device-scale-factor=1 --no-first-run \
-		--user-data-dir="$SCRATCH/profile" "$@" 2>>chromium.log
+		--user-data-dir="$PWD/profile" "$@" 2>>chromium.log
 }
 shoot() {
 	rm -f "$1"
@@ -171,6 +174,7 @@ box() {
 alone='<style>body * { visibility: hidden; } #picture, #picture * { visibility: visible; } #picture { position: fixed; left: 0; top: 0; margin: 0; padding: 0; border: 0; overflow: visible; } html, body { background: #ffffff; }</style>'
 for example in seed000-larger-size:en seed001-channel-bias:zh seed000-axis-y3:en; do
 	name=${example%:*} lang=${example#*:}
+	fresh
 	cmd=$(head -n 1 "$TESTS/explain/$name.txt")
 	# shellcheck disable=SC2086
 	"$GEN" --format html --lang "$lang" ${cmd#\$ bcastgen } >"$name.html" 2>/dev/null
@@ -180,7 +184,7 @@ for example in seed000-larger-size:en seed001-channel-bias:zh seed000-axis-y3:en
 	h=$(sed -n '1s/^<svg [^>]*height="\([0-9]*\)".*/\1/p' "$name.svg")
 
 	: >diag
-	shoot page.png 1400 900 "file://$SCRATCH/$name.html"
+	shoot page.png 1400 900 "file://$PWD/$name.html"
 	rc=$?
 	size=$("$PY" "$TESTS/pictures/png.py" page.png size 2>&1)
 	echo "chromium exit $rc, screenshot size '$size', want 1400 900" >>diag
@@ -189,7 +193,7 @@ for example in seed000-larger-size:en seed001-channel-bias:zh seed000-axis-y3:en
 
 	: >diag
 	cp "$name.html" "$name.xhtml"
-	chrome --dump-dom "file://$SCRATCH/$name.xhtml" >dom
+	chrome --dump-dom "file://$PWD/$name.xhtml" >dom
 	rc=$?
 	echo "chromium exit $rc; the DOM of the page read as XHTML:" >>diag
 	grep -A 3 parsererror dom >>diag
@@ -198,13 +202,13 @@ for example in seed000-larger-size:en seed001-channel-bias:zh seed000-axis-y3:en
 
 	: >diag
 	sed "s|</head>|$alone</head>|" "$name.html" >alone.html
-	shoot alone.png $((w + 60)) $((h + 60)) "file://$SCRATCH/alone.html"
+	shoot alone.png $((w + 60)) $((h + 60)) "file://$PWD/alone.html"
 	echo "chromium exit $?" >>diag
 	box alone.png "$w" "$h"
 	check $? "$name, $lang: the page's picture fills its ${w}x$h" diag
 
 	: >diag
-	shoot svg.png $((w + 60)) $((h + 60)) "file://$SCRATCH/$name.svg"
+	shoot svg.png $((w + 60)) $((h + 60)) "file://$PWD/$name.svg"
 	echo "chromium exit $?" >>diag
 	box svg.png "$w" "$h"
 	check $? "$name, $lang: the standalone picture fills its ${w}x$h" diag
@@ -212,6 +216,7 @@ done
 
 # The README's picture is what bcastgen draws now: its command is the
 # README's, next to it.
+fresh
 : >diag
 cmd=$(sed -n 's/^\$ \(bcastgen --explain --format svg .*\) >docs\/broadcast.svg$/\1/p' "$TESTS/../README.md")
 echo "README's command: '$cmd'" >>diag

@@ -24,12 +24,13 @@ exec "$GEN" "\$@"
 EOF
 chmod +x warn-gen
 
-# py NAME CODE: run CODE with bench/size.py imported as size; its
-# output to NAME.log; a test named by its first line, "ok" if it exits 0.
+# py NAME CODE: run CODE with bench/size.py imported as size, and scratch
+# the directory it runs in; its output to NAME.log; a test named by its
+# first line, "ok" if it exits 0.
 py() {
 	name=$1
 	shift
-	/usr/bin/python3 - "$top/bench/size.py" "$SCRATCH" >"$name.log" 2>&1 <<EOF
+	/usr/bin/python3 - "$top/bench/size.py" "$PWD" >"$name.log" 2>&1 <<EOF
 import importlib.util, os, sys
 sys.dont_write_bytecode = True
 spec = importlib.util.spec_from_file_location("size", sys.argv[1])
@@ -40,6 +41,7 @@ $*
 EOF
 }
 
+fresh warn-gen
 py refusal '
 cases = [("k", ["x=4,3,32,32", "b=3,1,1"])]
 p = size.prepare(os.path.join(scratch, "warn-gen"), os.path.join(scratch, "cases"), "k", cases[0][1], [])
@@ -51,6 +53,7 @@ sys.exit(not (len(unroll) == 1 and unroll[0].endswith(
     and "warning" not in unroll[0]))'
 check $? "a refusal shows bcastgen's error, not the warning printed before it" refusal.log
 
+fresh
 py notes '
 rows = [("tiny43", "rv32imac", "-Os", "block", 112, None),
         ("tiny43", "rv32imac", "-Os", "size", 114, None),
@@ -67,6 +70,7 @@ sys.exit(not (len(known) == 2 and not bad and
               all(any(l.startswith(w) for l in got) for w in want)))'
 check $? "SIZE.md's notes keep each case's whole name" notes.log
 
+fresh
 py legend '
 cases = [("tiny43", ["x=4,3", "y=3"]),
          ("relu", ["--expr", "max(x*w + b, 0)", "x=8,64", "w=64", "b=64"]),
@@ -86,6 +90,7 @@ sys.exit(lines[2:] != [
     "| back | sub | `m=16 s=` | `--inplace` | (16,) |"])'
 check $? "the legend gives each case its op, operands, options and result shape" legend.log
 
+fresh
 py summary '
 rows = [r + (None,) for r in [
         ("a", "m4f", "-Os", "size", 36), ("a", "m4f", "-Os", "hand", 30),
@@ -109,6 +114,7 @@ sys.exit(not (
 check $? "the summary: where --optimize size is larger than the hand loop, by how much, and in all" summary.log
 
 # One case on the Cortex-M4F, through the whole tool.
+fresh
 if command -v arm-none-eabi-gcc >/dev/null 2>&1 && command -v qemu-system-arm >/dev/null 2>&1; then
 	/usr/bin/python3 "$top/bench/size.py" --gen "$GEN" --out out --targets m4f \
 		--case 'tiny43=x=4,3 y=3' >log 2>&1 &&
@@ -125,6 +131,7 @@ fi
 
 # The committed SIZE.md, as size.py writes it: its notes name cases of
 # its table, whole; the rows README.md quotes are rows of its table.
+fresh
 awk -F' [|] ' '/^[|] / && $2 != "kernel" && $2 != "---" { print substr($1, 3) }' "$top/SIZE.md" |
 	sort -u >table.cases
 sed -n '/^## Notes$/,$s/^- \(slower: \|bigger: \)\{0,1\}\([A-Za-z0-9_]*\)[: ].*/\2/p' "$top/SIZE.md" | sort -u >noted
@@ -134,6 +141,7 @@ comm -13 table.cases noted >extra
 sed 's/^/not a case of the table: /' extra >>log
 [ $rc = 0 ] && [ -s noted ] && [ ! -s extra ]
 check $? "SIZE.md is as size.py writes it, and its notes name cases of its table" log
+fresh
 grep '^| [a-z0-9_]* | [a-z0-9]* | -O[s2] |' "$top/README.md" >quoted
 grep -vxFf "$top/SIZE.md" quoted >log
 [ -s quoted ] && [ ! -s log ]

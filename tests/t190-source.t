@@ -10,6 +10,7 @@
 src=$TESTS/..
 
 # static functions: a line "static TYPE", then "NAME(" on the next
+fresh
 for f in "$src"/gen/*.c; do
 	awk 'prev ~ /^static / && /^[a-z_][a-z0-9_]*\(/ { sub(/\(.*/, ""); print } { prev = $0 }' "$f"
 done | sort | uniq -d >dups
@@ -17,15 +18,18 @@ done | sort | uniq -d >dups
 check $? "no two static functions of gen/ share a name" dups
 
 # ops.c finds an op by the name the user gives (op_find): nothing else may
+fresh
 grep -nE 'str(n)?cmp\([^;]*op->name' "$src"/gen/*.c | grep -v '/gen/ops\.c:' >by_name
 [ ! -s by_name ]
 check $? "gen/ compares no op's name as a string, but to find it (ops.c)" by_name
 
+fresh
 grep -nE '(\bop|\.op) [=~]= "' "$src"/templates/* >by_string
 [ ! -s by_string ]
 check $? "no template compares an op, or its operator, with a string" by_string
 
 # the packages: the README's paragraph on make deps, its words in backquotes
+fresh
 make -s -C "$src" --no-print-directory --eval 'deps-list: ; @echo $(DEPS) $(FW_DEPS)' \
 	deps-list | tr ' ' '\n' | sort >deps.make
 tr '\n' ' ' <"$src/README.md" | sed -n 's/.*packages that are missing (\([^)]*\)) with apt-get.*/\1/p' \

@@ -11,6 +11,7 @@ n=0 status=0
 for dir in "$top"/examples/*/; do
 	[ -f "$dir/args" ] || continue	# the build projects: t410
 	name=$(basename "$dir")
+	fresh
 	n=$((n + 1))
 	mkdir "$name"
 	# the kernel's files are named after it: --name NAME in args
@@ -32,9 +33,11 @@ done
 # make demo's script prints each command it runs after "$ ": run the
 # printed lines in this shell, from where the demo ran and with what it
 # made removed, and they must print the same, command for command.
+fresh
+here=$PWD
 n=$((n + 1))
-if sh "$top/examples/demo.sh" "$GEN" "$SCRATCH/demo" >demo.out 2>&1; then
-	rm -rf "$SCRATCH/demo"
+if sh "$top/examples/demo.sh" "$GEN" "$here/demo" >demo.out 2>&1; then
+	rm -rf "$here/demo"
 	grep '^\$ ' demo.out | cut -c 3- >commands
 	k=0
 	while IFS= read -r line; do
@@ -43,7 +46,7 @@ if sh "$top/examples/demo.sh" "$GEN" "$SCRATCH/demo" >demo.out 2>&1; then
 		printf '$ %s\n' "$line"
 		eval "$line" </dev/null
 	done <commands >replay.out 2>&1
-	cd "$SCRATCH" || exit 1
+	cd "$here" || exit 1
 	diff -u demo.out replay.out >log
 	rc=$?
 	[ "$k" -ge 5 ] || { echo "only $k commands printed"; rc=1; } >>log

@@ -25,7 +25,8 @@ if ! "$PY" -c 'import numpy' 2>/dev/null; then
 	exit 0
 fi
 
-
+# The walkthrough, one group: each check goes on from the ones before it.
+fresh
 PREFIX="$SCRATCH/pre fix"
 export PREFIX
 install_at "$PREFIX" >log 2>&1

@@ -27,10 +27,12 @@ skip() {
 	echo "ok $n # skip $1: $2"
 }
 
+fresh
 check "the constant helpers give the general helpers' bits" \
 	sh -c "gcc -std=c99 -Wall -Wextra -Wconversion -Werror -O2 -I'$RT' \
 		'$TESTS/plan/constant_helpers.c' -o helpers && ./helpers"
 
+fresh
 "$GEN" --expr 'max(x + b, 0)' --strategy loops x=64,16 b=16 -o relu.c
 check "max(x + b, 0) calls the constant's helper" grep -q 'bc_maxc_f32(x_0\[i1\] + b\[i1\], 0.0f)' relu.c
 if command -v arm-none-eabi-gcc >/dev/null; then
@@ -44,6 +46,7 @@ if command -v arm-none-eabi-gcc >/dev/null; then
 		echo "not ok $n - max(x + b, 0) on a Cortex-M4F: $compares compares, want 1"
 		status=1
 	fi
+	fresh
 	"$GEN" --dtype u8 x=70000,70000 y=70000 -o big.c
 	check "70000x70000 u8: the banner says it needs a 64-bit size_t" \
 		grep -q 'more than a 32-bit size_t counts' big.c
@@ -63,11 +66,13 @@ else
 	skip "the 32-bit size_t banner" "arm-none-eabi-gcc is not installed"
 	skip "the 32-bit size_t #error" "arm-none-eabi-gcc is not installed"
 fi
+fresh
 "$GEN" --dtype u8 x=70000,70000 y=70000 -o big64.c
 check "70000x70000 u8 compiles where size_t has 64 bits" \
 	gcc -std=c99 -Wall -Wextra -Wconversion -Werror -O2 -I"$RT" -c big64.c
 
 # gcc -std=gnu11 fuses a * b + c by default; the file must prevent it
+fresh
 "$GEN" --expr 'x*w + b' --strategy loops x=64,64 w=64 b=64 -o muladd.c
 n=$((n + 1))
 if gcc -std=gnu11 -O2 -mfma -I"$RT" -c muladd.c -o muladd.o 2>err; then
@@ -84,6 +89,7 @@ fi
 
 # the attributes that ask gcc for all this are the kernel's alone: its
 # helpers are still inlined (an optimize attribute on them would stop it)
+fresh
 "$GEN" --expr 'floor(max(x*w + b, 0))' --strategy loops x=64,64 w=64 b=64 -o asks.c
 check "a kernel of loops, multiply-adds and helpers asks for all three" \
 	grep -q '^BC_LOOPS(32) BC_NO_MEMCPY BC_NO_CONTRACT$' asks.c
@@ -103,10 +109,13 @@ for flags in "-std=gnu11 -O2" "-std=c99 -O2 -ffreestanding" "-std=gnu11 -Os -ffr
 	fi
 done
 
+fresh
 "$GEN" --optimize size x=3,3 y=3 -o small.c
-"$GEN" x=3,3 y=3 -o fast.c
 check "--optimize size: a 3x3 add is a loop" grep -q 'for (i1 = 0; i1 < 3; i1++)' small.c
+fresh
+"$GEN" x=3,3 y=3 -o fast.c
 check "--optimize speed: a 3x3 add is unrolled" grep -q 'Unrolled' fast.c
+fresh
 n=$((n + 1))
 if "$GEN" --optimize tiny x=3 -o bad.c 2>err || [ -e bad.c ]; then
 	echo "not ok $n - --optimize tiny is refused"

@@ -16,6 +16,7 @@ kernel "mask"      { op = "gt", out_dtype = "u8", "a=" .. shape, "b=5", strategy
 EOF
 
 mkdir -p out
+fresh kernels.lua out
 "$GEN" kernels.lua -o out/net.c -M out/net.d 2>err
 check $? "a spec of four kernels generates"
 [ "$(grep -o '^void [a-z_]*' out/net.c | tr '\n' ' ')" = "void bias_add void relu_bias void scale_y void mask " ]
@@ -46,7 +47,7 @@ check $? "the depfile lists the templates read from --templates"
 # The same bytes from elsewhere, the spec named by another path.
 mkdir -p elsewhere/deep
 cp kernels.lua elsewhere/
-(cd elsewhere/deep && "$GEN" ../kernels.lua -o "$SCRATCH/elsewhere/net.c")
+(out=$PWD/elsewhere/net.c && cd elsewhere/deep && "$GEN" ../kernels.lua -o "$out")
 cmp -s out/net.c elsewhere/net.c && cmp -s out/net.h elsewhere/net.h
 check $? "the same bytes from another directory and spec path"
 grep -q "$SCRATCH" out/net.c out/net.h elsewhere/net.c elsewhere/net.h
@@ -73,6 +74,7 @@ check $? "its error names the spec and the line"
 
 # Errors, each: exit status | spec | the first line of stderr.
 while IFS='|' read -r want_rc spec want; do
+	fresh out
 	printf '%b\n' "$spec" >bad.lua
 	"$GEN" bad.lua -o out/bad.c 2>err
 	rc=$?
@@ -145,10 +147,11 @@ done <<'EOF_CASES'
 1|while true do end|bad.lua: error: the spec runs too long (more than 100 million instructions)
 1|local t = {} for i = 1, 1e9 do t[i] = string.rep("x", 4096) end|bad.lua: error: not enough memory (a spec may use 64 MB)
 EOF_CASES
-[ ! -e pwned ]; check $? "the sandbox ran no command"
+[ -z "$(find "$SCRATCH" -name pwned)" ]; check $? "the sandbox ran no command"
 
 # A typo in any field, on its own line of a kernel written over several:
 # an unquoted word, a bad value, a misspelt name; each fails at that line.
+fresh out
 fields=$(printf 'kernel "k" { frob = 1, "x=2" }\n' >typo.lua; "$GEN" typo.lua -o out/t.c 2>&1 \
 	| sed -n 's/.*(there are \(.*\), and the operands)$/\1/p')
 bad=
@@ -168,6 +171,7 @@ check $? "a typo in any field ($(echo $fields | wc -w) fields) fails at its line
 # Defaults: fields for the kernels declared after them; a kernel's own
 # fields win, false included; a later defaults replaces them. The
 # spec's own locals and helper functions work as before.
+fresh out
 cat >defaults.lua <<'EOF'
 defaults { optimize = "size", target = "cortex-m4f", inplace = true, dtype = "i16" }
 local function bias(name, c) kernel(name) { op = "add", "x=4," .. c, "b=" .. c } end
@@ -187,17 +191,21 @@ made() { grep -A1 'Made by' out/d.c | grep "name $1 " | sed 's/^ \*   //'; }
 	&& [ "$(made d)" = "bcastgen --strategy unroll --expr 'x - y' --dtype f32 --name d x=2 y=2 (kernel 'd' of defaults.lua, line 8)" ]
 check $? "the banners show the defaults merged with each kernel's own fields (expr stands for op)"
 
+fresh kernels.lua
 "$GEN" kernels.lua 2>err
 [ $? = 2 ] && grep -q 'a spec file needs -o FILE.c' err
 check $? "a spec without -o is a usage error"
+fresh kernels.lua out
 "$GEN" kernels.lua --op add -o out/x.c 2>err
 [ $? = 2 ] && grep -q 'operands and kernel options go in the spec' err
 check $? "kernel options beside a spec are a usage error"
+fresh kernels.lua out
 cp kernels.lua keep.lua
 "$GEN" kernels.lua -o out/x.c -M kernels.lua 2>err
 [ $? = 1 ] && cmp -s kernels.lua keep.lua && [ ! -e out/x.c ] \
 	&& grep -q "the depfile 'kernels.lua' would overwrite the spec" err
 check $? "a depfile that names the spec is refused, the spec untouched"
+fresh out
 "$GEN" missing.lua -o out/x.c 2>err
 [ $? = 1 ] && grep -q "cannot open spec file 'missing.lua': No such file" err
 check $? "a missing spec file is an input error"

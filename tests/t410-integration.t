@@ -16,6 +16,7 @@ include/bcastgen/bc_ref.h share/man/man1/bcastgen.1
 share/bcastgen/bcastgen.mk lib/cmake/bcastgen/bcastgen-config.cmake
 lib/cmake/bcastgen/bcastgen-config-version.cmake"
 
+fresh
 install_into "$dest" >log 2>&1
 check $? "make install DESTDIR=... PREFIX=/usr"
 missing=
@@ -23,6 +24,7 @@ for f in $files; do [ -f "$dest/usr/$f" ] || missing="$missing $f"; done
 [ -z "$missing" ]; check $? "it installs the binary, headers, man page, Make and CMake files$missing"
 
 # Make: BUILD runs make in the copy and keeps what it printed.
+fresh
 cp -r "$top/examples/make-project" mp
 build() { make --no-print-directory -C mp BCASTGEN_MK="$dest/usr/share/bcastgen/bcastgen.mk" >log 2>&1; }
 build && ./mp/app >out && cmp -s out mp/expected
@@ -44,12 +46,13 @@ check $? "make-project: a new kernel in the spec rebuilds what uses it"
 # as the project's BCASTGEN: it links the program, regenerates when the
 # binary changes (recompiling nothing when the output is the same), and
 # generates a deleted net.c again.
+fresh
 mkdir rp rp/bin
 cp "$top/examples/make-project/main.c" "$top/examples/make-project/net.lua" rp/
 cp "$dest/usr/bin/bcastgen" rp/bin/bcastgen
 sed -n '/^```make$/,/^```$/p' "$top/README.md" | sed '1d;$d' \
 	| sed "s|/usr/local/share/bcastgen/bcastgen.mk|$dest/usr/share/bcastgen/bcastgen.mk|" >rp/Makefile
-rbuild() { make --no-print-directory -C rp BCASTGEN="$SCRATCH/rp/bin/bcastgen" >log 2>&1; }
+rbuild() { make --no-print-directory -C rp BCASTGEN="$PWD/rp/bin/bcastgen" >log 2>&1; }
 rbuild && ./rp/app >out && cmp -s out "$top/examples/make-project/expected"
 check $? "the README's Make snippet builds and links the program"
 before=$(stat -c %Y rp/net.o)
@@ -69,6 +72,7 @@ if ! command -v cmake >/dev/null 2>&1; then
 	echo "ok $((n + 1)) # SKIP cmake not installed (make deps installs it)"
 	n=$((n + 1))
 else
+	fresh
 	cp -r "$top/examples/cmake-project" cp
 	cmake -S cp -B cb -DCMAKE_PREFIX_PATH="$dest/usr" >log 2>&1 \
 		&& cmake --build cb >log 2>&1 && ./cb/app >out && cmp -s out cp/expected
@@ -86,6 +90,7 @@ else
 	check $? "cmake-project: a changed kernel is recompiled"
 fi
 
+fresh
 make -s -C "$top" uninstall ${BCASTGEN_O:+O="$BCASTGEN_O"} DESTDIR="$dest" PREFIX=/usr >log 2>&1
 check $? "make uninstall"
 [ -z "$(find "$dest" -type f)" ]

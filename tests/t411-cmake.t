@@ -18,6 +18,7 @@ fi
 generators="make"
 command -v ninja >/dev/null 2>&1 && generators="make ninja"
 
+fresh
 install_into "$SCRATCH/dest" >log 2>&1
 check $? "make install DESTDIR=... PREFIX=/usr" log
 prefix=$SCRATCH/dest/usr
@@ -37,6 +38,7 @@ build() { cmake --build "$1" -j 2 >log 2>&1; }
 runs() { grep -c 'bcastgen [^ ]*\.lua' log; }
 
 # A project of two programs that share net.lua.
+cd "$SCRATCH" || exit 1
 mkdir two
 cp "$top/examples/cmake-project/main.c" "$top/examples/cmake-project/net.lua" two/
 cat >two/CMakeLists.txt <<'EOF'
@@ -56,6 +58,7 @@ same() {
 	./"$1"/app >out && cmp -s out "$expected" && ./"$1"/app2 >out && cmp -s out "$expected"
 }
 for g in $generators; do
+	fresh two
 	b=two-$g
 	configure two $b $g -DCMAKE_EXPORT_COMPILE_COMMANDS=ON && build $b && same $b && [ "$(runs)" = 1 ]
 	check $? "$g: two targets that share net.lua run bcastgen once, and both work" log
@@ -80,6 +83,7 @@ done
 
 # Templates given as options, from a directory of the project: a change
 # to one regenerates.
+cd "$SCRATCH" || exit 1
 mkdir tp
 cp "$top/examples/cmake-project/main.c" "$top/examples/cmake-project/net.lua" tp/
 cp -r "$top/templates" tp/tpl
@@ -92,6 +96,7 @@ bcastgen_add_kernels(app net.lua OPTIONS --templates tpl)
 target_link_libraries(app m)
 EOF
 for g in $generators; do
+	fresh tp
 	b=tp-$g
 	cp "$top/templates/file.c.lt" tp/tpl/file.c.lt
 	configure tp $b $g && build $b && ./$b/app >out && cmp -s out "$expected"
@@ -105,6 +110,7 @@ for g in $generators; do
 done
 
 # Two specs whose names differ after the first dot.
+fresh
 mkdir ver
 cat >ver/layer.v1.lua <<'EOF'
 kernel "add_v1" { op = "add", "x=4", "y=4" }
@@ -137,6 +143,7 @@ configure ver ver-b make && build ver-b && [ -f ver-b/layer.v1.c ] && [ -f ver-b
 check $? "layer.v1.lua and layer.v2.lua give layer.v1.c and layer.v2.c, as with Make" log
 
 # A C++-only project: the kernels are compiled as C++.
+fresh
 mkdir cxx
 cp "$top/examples/cmake-project/net.lua" cxx/
 cp "$top/examples/cmake-project/main.c" cxx/main.cpp
@@ -154,6 +161,7 @@ check $? "project(NAME CXX): the kernels are compiled as C++, linked and right" 
 # find_package with a version: the installed one, its minor series, no other.
 mm=${version%.*}
 major=${mm%%.*} minor=${mm#*.}
+cd "$SCRATCH" || exit 1
 mkdir vq
 # want VERSION FOUND: find_package(bcastgen VERSION) finds it or not.
 want() {
@@ -164,14 +172,18 @@ want() {
 	cmake -S vq -B vq-b -DCMAKE_PREFIX_PATH="$prefix" >log 2>&1 || return 1
 	if [ "$2" = yes ]; then grep -q "found=1 version=$version\$" log; else grep -q 'found=0 ' log; fi
 }
+fresh vq
 want "$mm REQUIRED" yes && want "$version EXACT REQUIRED" yes && want "$major" yes
 check $? "find_package(bcastgen $mm REQUIRED) finds version $version" log
+fresh vq
 want "$major.$((minor + 1))" no && want "$((major + 1))" no && want "$major.$minor.$(( ${version##*.} + 1 ))" no
 check $? "find_package refuses a later minor or major version than $version" log
+fresh vq
 want "$major.0...$major.$((minor + 1))" yes && want "$major.$((minor + 1))...$((major + 1)).0" no
 check $? "find_package with a version range" log
 
 # The example from a prefix with a space in it, and uninstall from there.
+fresh
 sp="$SCRATCH/pre fix"
 make -s -C "$top" install ${BCASTGEN_O:+O="$BCASTGEN_O"} PREFIX="$sp" >log 2>&1
 check $? "make install PREFIX='.../pre fix'" log

@@ -14,6 +14,7 @@
 . "$(dirname "$0")/lib.sh"
 
 top=$(cd "$TESTS/.." && pwd)
+fresh
 install_into "$SCRATCH/dest" >log 2>&1
 check $? "make install DESTDIR=... PREFIX=/usr" log
 prefix=$SCRATCH/dest/usr
@@ -25,6 +26,7 @@ export MAKEFLAGS
 
 # A spec in gen/, templates in tpl/, with and without BCASTGEN_SPECS.
 for mode in default declared; do
+	fresh
 	d=sub-$mode
 	mkdir -p $d/gen
 	cp "$top/examples/make-project/main.c" $d/
@@ -49,6 +51,7 @@ for mode in default declared; do
 done
 
 # A Lua file that is not a spec, beside the C file it configures.
+fresh
 mkdir cfg
 cp "$top/examples/make-project/main.c" "$top/examples/make-project/net.lua" cfg/
 echo 'rate = 3  -- read by the program at run time, not a spec' >cfg/config.lua
@@ -74,6 +77,7 @@ sleep 1
 touch cfg/net.lua
 make -C cfg >log 2>&1 && grep -q 'bin/bcastgen' log && ! grep -q 'cc ' log
 check $? "BCASTGEN_SPECS: touching the spec regenerates, and recompiles nothing" log
+fresh
 printf 'BCASTGEN_SPECS = net.lua config\ninclude %s\n' "$mk" >bad.mk
 ! make -f bad.mk >log 2>&1 && grep -q "BCASTGEN_SPECS: config: a spec's name ends in .lua" log
 check $? "BCASTGEN_SPECS: a name without .lua is an error that says so" log
@@ -81,6 +85,7 @@ check $? "BCASTGEN_SPECS: a name without .lua is an error that says so" log
 # Without BCASTGEN_SPECS, net.c named by no rule (net.o comes first, and
 # the header only from a depfile): an intermediate file of net.o <- net.c
 # <- net.bcastgen-stamp, which make deletes once it is built unless told.
+fresh
 mkdir dflt
 cp "$top/examples/make-project/main.c" "$top/examples/make-project/net.lua" dflt/
 {
@@ -99,6 +104,7 @@ rm dflt/net.c
 make -C dflt >log 2>&1 && [ -f dflt/net.c ] && grep -q 'cc .*-o net.o net.c' log
 check $? "default: a deleted net.c is generated again, and net.o rebuilt" log
 
+fresh
 printf 'include %s\nall:\n\t@echo "$(BCASTGEN_CFLAGS)"\n' "$mk" >flags.mk
 make -s -f flags.mk >out 2>&1 && grep -q -- "-I$prefix/include/bcastgen" out && ! grep -q 'ffp-contract' out
 check $? "BCASTGEN_CFLAGS is the runtime's -I, and no -ffp-contract" out
@@ -106,10 +112,12 @@ check $? "BCASTGEN_CFLAGS is the runtime's -I, and no -ffp-contract" out
 # The examples' Makefiles: BCASTGEN_MK from the environment, or the
 # fragment beside the bcastgen in PATH, there under a prefix with a
 # space in it.
+fresh
 sp="$SCRATCH/pre fix"
 make -s -C "$top" install ${BCASTGEN_O:+O="$BCASTGEN_O"} PREFIX="$sp" >log 2>&1 \
 	&& [ -x "$sp/bin/bcastgen" ] && [ -f "$sp/share/bcastgen/bcastgen.mk" ]
 check $? "make install PREFIX='.../pre fix'" log
+fresh
 cp -r "$top/examples/teaching" lesson
 rm -rf lesson/*/
 BCASTGEN_MK=$mk make -C lesson run >log 2>&1 && grep -q 'column_row' log && [ -x lesson/show ]
@@ -124,6 +132,7 @@ check $? "teaching: BCASTGEN_MK in the environment comes before the one kept" lo
 make -C lesson clean >log 2>&1 && [ ! -e lesson/.bcastgen-mk ] \
 	&& PATH="$sp/bin:$PATH" make -C lesson run >log 2>&1 && [ -x lesson/show ] && grep -q "'$sp/include/bcastgen'" log
 check $? "teaching: after make clean, make run finds the bcastgen in PATH (.../pre fix/bin)" log
+fresh
 cp -r "$top/examples/firmware" fw
 BCASTGEN_MK=$mk make -n -C fw >log 2>&1 && grep -q 'bin/bcastgen *kernels.lua' log
 check $? "firmware: BCASTGEN_MK=... make (in the environment) finds the fragment" log
@@ -133,6 +142,7 @@ make -C fw clean >log 2>&1
 check $? "firmware: make clean does without the fragment" log
 
 # A prefix with a space in it.
+fresh
 cp -r "$top/examples/make-project" mp
 make -C mp BCASTGEN_MK="$sp/share/bcastgen/bcastgen.mk" >log 2>&1 && ./mp/app >out && cmp -s out "$expected"
 check $? "examples/make-project from there: generated, built, and right" log
@@ -141,6 +151,7 @@ touch "$sp/bin/bcastgen"
 make -C mp BCASTGEN_MK="$sp/share/bcastgen/bcastgen.mk" >log 2>&1 && grep -q "'$sp/bin/bcastgen'" log
 check $? "a new bcastgen binary there regenerates" log
 # The README's snippet, with the spaces of the path escaped as it says.
+fresh
 mkdir rp
 cp "$top/examples/make-project/main.c" "$top/examples/make-project/net.lua" rp/
 esc=$(printf '%s' "$sp" | sed 's/ /\\\\ /g')
@@ -148,6 +159,7 @@ sed -n '/^```make$/,/^```$/p' "$top/README.md" | sed '1d;$d' \
 	| sed "s|/usr/local/share/bcastgen/bcastgen.mk|$esc/share/bcastgen/bcastgen.mk|" >rp/Makefile
 make -C rp >log 2>&1 && ./rp/app >out && cmp -s out "$expected"
 check $? "the README's Make snippet, included from there" log
+fresh
 make -s -C "$top" uninstall ${BCASTGEN_O:+O="$BCASTGEN_O"} PREFIX="$sp" >log 2>&1 \
 	&& [ -z "$(find "$sp" -type f)" ]
 check $? "make uninstall PREFIX='.../pre fix' removes every file" log
@@ -155,6 +167,7 @@ check $? "make uninstall PREFIX='.../pre fix' removes every file" log
 # A prefix with '&' in it, which a sed replacement would take for the
 # text it replaces, and which the shell would take for its own.
 for amp in "$SCRATCH/R&D tools" "$SCRATCH/R&D"; do
+	fresh
 	install_at "$amp" >log 2>&1 \
 		&& grep -qxF "bcastgen_installed_prefix = $amp" "$amp/share/bcastgen/bcastgen.mk"
 	check $? "make install PREFIX='.../${amp##*/}': the fragment has the prefix as it is" log

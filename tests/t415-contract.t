@@ -25,6 +25,9 @@ esac
 # A fused multiply-add instruction, on x86 or Arm.
 fma='fn\?m\(add\|sub\)\|fml[as]\|vfm[as]'
 
+# One group: every check builds on the kernels and NumPy's data of the
+# first two, and the control takes the protection out of them last.
+fresh
 cat >k.lua <<'EOF'
 kernel "k32" { expr = "x*w + b", dtype = "f32", "x=1000", "w=1000", "b=1000" }
 kernel "k64" { expr = "x*w + b", dtype = "f64", "x=1000", "w=1000", "b=1000" }
@@ -119,7 +122,7 @@ sed -i 's/^#define BC_NO_CONTRACT .*/#define BC_NO_CONTRACT/' rt/bc.h
 sed -i 's/^#pragma STDC FP_CONTRACT OFF$//' k.c
 grep -q 'define BC_NO_CONTRACT$' rt/bc.h && ! grep -q 'FP_CONTRACT OFF$' k.c
 check $? "the control takes the protection out of bc.h and k.c"
-RT=$SCRATCH/rt
+RT=$PWD/rt
 fused=
 for cfg in "gcc -std=gnu11 -O2" "clang -std=c99 -O2" "g++ -std=c++17 -O2" "clang++ -std=c++17 -O0"; do
 	set -- $cfg

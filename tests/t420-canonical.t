@@ -19,6 +19,7 @@ permute() {
 
 # Each kernel: its fields as spec entries (one per line), then the operands.
 for kind in op expr; do
+	fresh
 	if [ $kind = op ]; then
 		fields='op = "mul"
 axis = 1
@@ -97,8 +98,9 @@ EOF_WORDS
 	sed -n '/^\/\* Begin k/,/^\/\* End k/p' spec/1.c >spec.body
 	cmp -s cli.body spec.body && [ -s cli.body ]
 	check $? "$kind: the spec and the command line give the same function"
-	cp spec/1.c "spec.$kind.c"
+	cp spec/1.c "$SCRATCH/spec.$kind.c"
 done
+fresh spec.op.c
 grep -q -- "--inplace --axis 1 --strategy loops --unroll-limit 8 --out-shape 2,3,4,5 --op multiply --dtype i32 --out-dtype i32 --name k x:i32=2,3,4,5 y=3 (kernel 'k'" spec.op.c
 check $? "the canonical order is the field table's"
 

@@ -18,6 +18,7 @@ ok() {
 # The instruction limit may meet the time limit first on a slow machine
 # or under a sanitizer: either message says the spec runs too long.
 while IFS='|' read -r want_rc spec want; do
+	fresh
 	printf '%b\n' "$spec" >bad.lua
 	start=$(date +%s)
 	"$GEN" bad.lua -o out.c 2>err
@@ -93,6 +94,7 @@ done <<'EOF_CASES'
 EOF_CASES
 
 # What a caught or hidden attempt leaves: harmless, and the spec still works.
+fresh
 cat >fine.lua <<'EOF'
 local ok, err = pcall(function() return rawget(_G, "io").open("pwned", "w") end)
 local mt = {}
@@ -116,6 +118,7 @@ ok $? "a kernel declared through helpers has its call site's line in its banner"
 
 # Templates, through --templates DIR: the template engine's sandbox.
 tcheck() {
+	fresh
 	mkdir -p t
 	printf '%s\n' "$2" >t/explain.txt.lt
 	"$GEN" --templates t --explain x=2,3 y=3 >out 2>&1

@@ -21,6 +21,7 @@ EOF
 pattern='^bcastgen: timings: read [0-9]+\.[0-9]{3} s, plan [0-9]+\.[0-9]{3} s, render [0-9]+\.[0-9]{3} s, write [0-9]+\.[0-9]{3} s, 7 kernels$'
 
 mkdir plain timed fresh late budget
+fresh k.lua plain timed
 "$GEN" k.lua -o plain/k.c -M plain/k.d 2>plain.err
 check $? "the spec generates without --timings"
 [ ! -s plain.err ]
@@ -36,15 +37,18 @@ check $? "the .c and .h are the same bytes with and without --timings"
 sed 's|timed/|plain/|g' timed/k.d | cmp -s plain/k.d -
 check $? "so is the depfile, but for its directory"
 
+fresh
 "$GEN" -o one.c --timings x=3 y=3 2>one.err
 grep -Eq '^bcastgen: timings: read [0-9.]+ s, plan [0-9.]+ s, render [0-9.]+ s, write [0-9.]+ s, 1 kernel$' one.err
 check $? "one kernel from the command line: '1 kernel'"
 
+fresh
 "$GEN" --timings x=3 y=3 >out 2>err
 rc=$?
 [ $rc = 2 ] && [ "$(head -n 1 err)" = "bcastgen: error: --timings needs -o: it times the phases that write the files" ] \
 	&& [ ! -s out ]
 check $? "--timings without -o is a usage error (exit 2)"
+fresh
 "$GEN" --timings -o bad.c x=3 y=4 2>err
 rc=$?
 [ $rc = 1 ] && [ "$(wc -l <err)" -gt 0 ] && ! grep -q timings err && [ ! -e bad.c ]
@@ -53,8 +57,10 @@ check $? "a failed run prints its error, no timings, and writes nothing"
 # Templates compiled once, rendered fresh: a copy of the templates whose
 # kernel.c.lt checks at its start that no earlier render left anything,
 # and at its end leaves globals, library fields and a clobbered helper.
+cd "$SCRATCH" || exit 1
 mkdir t
 cp "$TESTS"/../templates/* t/
+fresh k.lua t fresh
 {
 	echo '@ assert(leak == nil and string.leak == nil and math.leak == nil and table.leak == nil and utf8.leak == nil, "a render saw what an earlier one left")'
 	echo '@ assert(type(tuple) == "function" and type(signature) == "function" and string.format == ("").format, "a render saw an earlier one'"'"'s helpers")'
@@ -69,6 +75,7 @@ check $rc "each of 7 kernels renders in a fresh environment, its library tables 
 
 # The model's dtypes table is made for each kernel: what a render writes
 # in it does not reach the next.
+fresh k.lua t fresh
 {
 	echo '@ assert(dtypes.f32.bits == 32, "a render saw what an earlier one left in dtypes")'
 	cat "$TESTS"/../templates/kernel.h.lt
@@ -84,6 +91,7 @@ fi
 cp "$TESTS"/../templates/kernel.h.lt t/kernel.h.lt
 
 # An error in the fourth render names the template's line.
+fresh k.lua t late
 cp "$TESTS"/../templates/kernel.c.lt t/kernel.c.lt
 {
 	echo 'line one'
@@ -100,6 +108,7 @@ check $rc "an error in a later kernel's render names the template and line"
 
 # The budget of 100 million instructions is per render: two kernels of
 # 60 million each generate.
+fresh t budget
 cp "$TESTS"/../templates/kernel.h.lt t/kernel.h.lt
 {
 	echo '@ for i = 1, 60000000 do end'

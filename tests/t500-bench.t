@@ -26,6 +26,7 @@ run() {
 		--rounds 1 --big-rounds 1 --batch-ms 0.1 --no-callgrind --no-gen "$@"
 }
 
+fresh cases.txt
 run --out b --report b/B.md --inject-wrong >log 2>err
 check $? "a run with a wrong implementation completes"
 grep -q '^- \*\*WRONG\*\*: wrong on tiny43: WRONG (1 of 12 elements)$' b/B.md
@@ -48,6 +49,7 @@ check $? "the targets section is computed"
 # A whole run (here a subset that --as-whole treats as one) keeps every
 # other processor's section byte for byte, replaces its own and lists
 # both at the top; a second run replaces its section, it does not add one.
+fresh cases.txt
 mkdir w
 printf '%s\n' '<!-- processor: Other CPU (sse2) -->' '## Other CPU (sse2), 2000-01-01' '' \
 	'Target rows: `--target x86-64` at -O2' '' '| kept | 1.00 |' >other.md
@@ -68,6 +70,7 @@ check $? "the other processor's section is kept byte for byte"
 	{ ls w/bench/ratios-*.svg >/dev/null 2>&1 || ! command -v gnuplot >/dev/null; }
 check $? "one section of this processor, with its target row and plot, both in the summary"
 
+fresh cases.txt
 run --out b2 --report b2/B.md --only nosuch >log 2>err
 [ $? = 1 ] && grep -q "^bench: error: no case 'nosuch' in cases.txt$" err && [ ! -e b2/B.md ]
 check $? "an unknown case: one error, exit 1, no report"

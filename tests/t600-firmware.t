@@ -10,7 +10,9 @@ for each target of tests/firmware/targets.py, in each of the builds its
 row lists (the compiler, -std and -O: gcc at -std=c99 -Os and -O2 and at
 -std=gnu11 -O2 on most; on the Cortex-M55 gcc at -Os, -O2 and -O3, where
 it makes Helium vector code, and clang at -O2), freestanding, strict
-warnings as errors; each build is linked with -nostdlib and libgcc only,
+warnings as errors: the kernels in every build, the driver itself (which
+only feeds them and prints) once per target and compiler, with the flags
+of its first build; each build is linked with -nostdlib and libgcc only,
 run under QEMU with a timeout, and its output compared with the host's
 line by line. One test per target and build; a difference names the
 kernel, the element, its inputs and both values. On a core with an FPU
@@ -394,18 +396,30 @@ def reset_problem(target, obj):
     return "fw_reset has no store to CPACR, DSB and ISB:\n%s" % "\n".join(body)
 
 
-def build_and_run(target, build, compiler, flags, work, libs=()):
-    """Builds the driver of WORK for TARGET with COMPILER and FLAGS (linked
-    with LIBS too), checks its start-up code on a core with an FPU (see
+def compile_driver(work, target, compiler, flags):
+    """Compiles driver.c of WORK for TARGET with COMPILER and FLAGS; returns
+    (ok, the object or the compiler's messages)."""
+    obj = os.path.join(work, "driver-%s-%s.o" % (target.name, compiler))
+    good, msg = targets.compile_c(target, os.path.join(work, "driver.c"), obj,
+                                  flags + ["-I", RUNTIME, "-I", work], compiler)
+    return good, obj if good else msg
+
+
+def build_and_run(target, build, compiler, flags, work, driver, libs=()):
+    """Builds the kernels of WORK for TARGET with COMPILER and FLAGS, links
+    them with DRIVER (compile_driver's result for the target and compiler)
+    and LIBS, checks the start-up code on a core with an FPU (see
     reset_problem), runs it; returns (ok, output or messages, the kernels
     with vector float code where FLUSHED names TARGET)."""
+    if not driver[0]:
+        return False, "build failed:\n" + driver[1], set()
     outdir = os.path.join(work, "%s-%s" % (target.name, build.replace(" ", "")))
     os.makedirs(outdir)
     elf = os.path.join(outdir, "driver.elf")
     cflags = flags + ["-I", RUNTIME, "-I", work]
     kernels = os.path.join(work, "kernels.c")
     try:
-        good, msg = targets.build(target, elf, [os.path.join(work, "driver.c"), kernels],
+        good, msg = targets.build(target, elf, [driver[1], kernels],
                                   cflags, outdir, libs, compiler)
     except RuntimeError as e:
         return False, "start-up code: " + str(e), set()
@@ -538,8 +552,18 @@ def run_targets(work, host, meta, on, libs=(), widest=None):
             jobs.append((target, build, compiler, flags + BUILD_FLAGS,
                          targets.missing(target, compiler)))
     what = "the libm ops' results" if libs else "the host's results"
+    # The driver only feeds the kernels and prints their bits: it is
+    # compiled once for each target and compiler, with the flags of its
+    # first build, and linked into each build; the kernels are compiled
+    # in every build.
+    firsts = {}
+    for t, _, c, f, why in jobs:
+        if not why:
+            firsts.setdefault((t.name, c), (work, t, c, f))
     with concurrent.futures.ThreadPoolExecutor(JOBS) as pool:
-        futures = [None if why else pool.submit(build_and_run, t, b, c, f, work, libs)
+        drivers = dict(zip(firsts, pool.map(lambda a: compile_driver(*a), firsts.values())))
+        futures = [None if why else pool.submit(build_and_run, t, b, c, f, work,
+                                                drivers[(t.name, c)], libs)
                    for t, b, c, f, why in jobs]
         for (target, build, compiler, _, why), fut in zip(jobs, futures):
             name = "%s (%s), %s: %s" % (target.name, target.title, build, what)

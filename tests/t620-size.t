@@ -12,10 +12,12 @@ top=$(cd "$TESTS/.." && pwd)
 # The checker needs no toolchain: a fake table, loops 40 bytes, size 48.
 printf 'case\ttarget\tflags\timplementation\ttext_bytes\tinstructions_per_element\n' >fake.tsv
 printf 'fake\tm0\t-Os\tloops\t40\t\nfake\tm0\t-Os\tsize\t48\t\nfake\tm0\t-O2\tunroll\t10\t\n' >>fake.tsv
+fresh fake.tsv
 /usr/bin/python3 "$top/bench/size.py" --check fake.tsv >log 2>&1
 rc=$?
 [ $rc = 1 ] && grep -q 'larger: fake on m0 at -Os: --optimize size is 48 bytes, loops 40' log
 check $? "the check fails on a strategy smaller than --optimize size at -Os, and says which" log
+fresh fake.tsv
 sed -n 1p fake.tsv >honest.tsv
 printf 'fake\tm0\t-Os\tloops\t48\t\nfake\tm0\t-Os\tsize\t48\t\nfake\tm0\t-O2\tsize\t99\t\n' >>honest.tsv
 /usr/bin/python3 "$top/bench/size.py" --check honest.tsv >log 2>&1
@@ -29,6 +31,7 @@ for tool in arm-none-eabi-gcc arm-none-eabi-objdump qemu-system-arm timeout; do
 	fi
 done
 
+fresh
 /usr/bin/python3 "$top/bench/size.py" --gen "$GEN" --out out --targets m4f \
 	--case 'add64=x=64 y=64' >log 2>&1
 rc=$?

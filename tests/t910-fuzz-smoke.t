@@ -23,9 +23,10 @@ n=0 status=0
 # Each: the harness, and the inputs to fuzz after the corpus (about 2 s).
 for run in shape:3000 expr:3000 spec:60 pipeline:400; do
 	name=${run%:*}
+	fresh
 	n=$((n + 1))
 	start=$(date +%s)
-	FUZZ_WORK=$SCRATCH sh "$TESTS/fuzz/run.sh" "$FUZZ" "$name" 60 -seed=1 \
+	FUZZ_WORK=$PWD sh "$TESTS/fuzz/run.sh" "$FUZZ" "$name" 60 -seed=1 \
 		-runs="${run#*:}" >"$name.log" 2>&1
 	rc=$?
 	runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$name.log")
@@ -39,6 +40,7 @@ for run in shape:3000 expr:3000 spec:60 pipeline:400; do
 done
 for f in "$TESTS"/fuzz/known/*/*; do
 	[ -f "$f" ] || continue
+	fresh
 	n=$((n + 1))
 	name=$(basename "$(dirname "$f")")
 	if "$FUZZ/fuzz_$name" -timeout=5 -close_fd_mask=2 "$f" >known.log 2>&1; then

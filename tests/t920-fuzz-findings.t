@@ -40,6 +40,7 @@ EOF2
 # A spec's time is bounded: a cheap loop calling an expensive C function
 # (string.rep of 4 KiB, 100 million times) stays within the instruction
 # limit, so the processor-time limit (10 s) stops it.
+fresh
 n=$((n + 1))
 printf 'for i = 1, 1e9 do local s = string.rep("x", 4095) end\n' >slow.lua
 timeout 60 "$GEN" slow.lua -o k.c >out 2>err

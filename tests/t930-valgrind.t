@@ -16,6 +16,7 @@ printf 'kernel "a" { expr = "x + z", "x=3" }\n' >bad.lua
 n=0 status=0
 # Each line: exit status | arguments.
 while IFS='|' read -r want args; do
+	fresh net.lua bad.lua
 	n=$((n + 1))
 	# shellcheck disable=SC2086
 	(set -f; valgrind -q --error-exitcode=99 --leak-check=full \

@@ -2,12 +2,21 @@
 
 ok() prints "ok N - NAME" or "not ok N - NAME" and, for a failure, what
 went wrong as "# " lines; skip() a test that cannot run, with the reason;
-done() the plan, last. Import it from a script in tests/ (Python puts the
-script's directory first on the path).
+done() the plan, last. fresh() makes the directory of one check's files.
+Import it from a script in tests/ (Python puts the script's directory
+first on the path).
 """
 import sys
+import tempfile
 
 DIAG_LINES = 30     # what a failure prints at most
+
+
+def fresh(parent):
+    """A new, empty directory under PARENT (the test's scratch directory)
+    for the files of one check, as lib.sh's fresh for the shell tests: no
+    file that another check left, or changed, is seen there."""
+    return tempfile.mkdtemp(prefix="check.", dir=parent)
 
 
 class Tap:

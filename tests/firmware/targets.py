@@ -245,11 +245,14 @@ def link(target, objs, elf, libs=()):
 
 
 def build(target, elf, sources, cflags, outdir, libs=(), compiler="gcc"):
-    """Compiles SOURCES with COMPILER and CFLAGS and links them into ELF
-    with the start-up code (built alike, see startup) and LIBS (see
-    link); returns (ok, messages)."""
+    """Compiles SOURCES with COMPILER and CFLAGS (an object among them is
+    linked as it is) and links them into ELF with the start-up code (built
+    alike, see startup) and LIBS (see link); returns (ok, messages)."""
     objs = startup(target, outdir, compiler, opt_level(cflags))
     for src in sources:
+        if src.endswith(".o"):
+            objs.append(src)
+            continue
         obj = os.path.join(outdir, os.path.basename(elf) + "-" +
                            os.path.basename(src) + ".o")
         good, msg = compile_c(target, src, obj, cflags, compiler)
