@@ -148,15 +148,7 @@ SIZE_CASES = [
 # Exceptions, with why, measured: (case, target) -> reason.
 SLOWER_BY = 1.05
 BIGGER_BY = 4.0
-UNROLL_RV = ("x(2,1,4) + y(3,1): the 24 elements unrolled run 3.00 instructions an "
-             "element on rv32imafc at -O2, the block of 12 in a loop of 2 2.79: gcc "
-             "schedules the 24 additions before their stores and saves and restores five "
-             "callee-saved float registers (fs0-fs4) to hold them, 12 instructions more; "
-             "on the Cortex-M4F the same unroll is the fastest (2.50 against 2.96)")
-KNOWN_SLOWER = {
-    ("seed000_axis_unroll", "rv32imafc"): UNROLL_RV,
-    ("seed000_larger", "rv32imafc"): UNROLL_RV,
-}
+KNOWN_SLOWER = {}
 KNOWN_BIGGER = {}
 
 # Cases where --optimize size may be larger than another strategy at -Os,

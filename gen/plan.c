@@ -1212,6 +1212,7 @@ plan_build(struct plan *p, const struct bcast *b, const struct plan_request *rq,
 	p->has_loops = (p->strategy == PLAN_LOOPS || p->strategy == PLAN_BLOCK) && p->nloops > 0;
 	/* the runtime aligns to 32 bytes, the fetch block of every row that has one */
 	p->align_loops = p->has_loops && rq->goal == GOAL_SPEED ? rq->target->fetch_bytes : 0;
+	p->sched_pressure = rq->target->sched_pressure && p->nblock > 0;
 	root = add_node(p, rq, e->root);
 	root = convert(p, root, e->node[e->root].type, rq->out_dtype);
 	if (rq->out_dtype->compute)

@@ -357,6 +357,9 @@ struct plan {
 	int no_vector_loads;		/* WHY_SCALAR with vectors: no input is read a
 					   vector's lanes in a row (vectors_load), so the
 					   result is not unrolled */
+	int sched_pressure;		/* statements are written out, on a target whose
+					   compilers must be asked to count registers when
+					   they schedule them (its sched_pressure) */
 	int slp_only;			/* the loop around a block is shorter than a vector:
 					   ask the compiler to vectorize the block, not
 					   across that loop's iterations */

@@ -37,6 +37,11 @@ struct target {
 				   its branch) in nodes, an element's operation or load
 				   counting 1: on a small-code row, what writing
 				   elements out saves (make size measures it) */
+	int sched_pressure;	/* its compilers schedule written-out statements
+				   without counting registers unless asked (gcc's
+				   RISC-V back end before gcc 14): every load and
+				   operation moves above the first store, and
+				   callee-saved registers are saved to hold them */
 	const char *about;	/* what the row is, for --target list */
 };
 

@@ -42,6 +42,13 @@
  * can run at half the speed on processors that fetch N bytes at a time,
  * and where the linker puts the function is luck otherwise.
  *
+ * BC_PRESSURE marks a kernel of written-out statements for a target whose
+ * gcc schedules code before register allocation without counting
+ * registers (RISC-V, before gcc 14): it moves every load and operation
+ * above the first store, runs out of registers, and saves callee-saved
+ * ones to hold the values (12 instructions more in a 24-element add).
+ * gcc is asked to weigh register pressure when it schedules.
+ *
  * BC_SLP_ONLY marks a kernel whose innermost loops are written out as a
  * block of statements inside a loop shorter than a vector.  gcc
  * vectorizes the block as straight-line code; at -O3 its loop vectorizer
@@ -73,6 +80,7 @@
 #define BC_LOOPS(n) __attribute__((optimize("align-loops=" #n)))
 #endif
 #define BC_SLP_ONLY __attribute__((optimize("no-tree-loop-vectorize")))
+#define BC_PRESSURE __attribute__((optimize("sched-pressure")))
 #define BC_NO_CONTRACT __attribute__((optimize("fp-contract=off")))
 #if __STDC_HOSTED__
 #define BC_NO_MEMCPY
@@ -82,6 +90,7 @@
 #else
 #define BC_LOOPS(n)
 #define BC_SLP_ONLY
+#define BC_PRESSURE
 #define BC_NO_CONTRACT
 #define BC_NO_MEMCPY
 #endif

@@ -447,6 +447,12 @@ end
 function zh.tail(n, m, lanes)
   return "最内层循环先跑 " .. m .. " 次（" .. lanes .. " 的倍数），再由第二个循环做最后 " .. n .. " 次。"
 end
+function en.pressure(target)
+  return "The target " .. target .. " says that its gcc (before gcc 14) schedules written-out statements without counting registers: it would start every load and operation before the first store, then save registers to hold them. So the kernel asks gcc to weigh register pressure (BC_PRESSURE in bc.h)."
+end
+function zh.pressure(target)
+  return "目标 " .. target .. " 表明：它的 gcc（gcc 14 之前）调度写出来的语句时不计算寄存器，会把所有加载和运算都放到第一次存储之前，再保存寄存器来存放它们。所以内核请 gcc 按寄存器压力调度（bc.h 中的 BC_PRESSURE）。"
+end
 function en.stream(asked, bytes, cache)
   if asked then return "The output is written with non-temporal stores, past the cache, as asked with --stream on." end
   return "The output is written with non-temporal stores, past the cache: the data, " .. bytes .. " bytes, pass the cache size of " .. cache .. " bytes."

@@ -1229,6 +1229,12 @@ test_rows(void)
 				   "%s: %s: no vectors, so %s within the code budget (%llu written "
 				   "out)", t->name, cases[c], plan_strategy_name(p.strategy),
 				   (unsigned long long)(p.strategy == PLAN_LOOPS ? 0 : p.block_count));
+			/* gcc asked to count registers where the row says so
+			   and statements are written out */
+			ok(p.sched_pressure == (t->sched_pressure && p.nblock > 0),
+			   "%s: %s: %d statements written out, so gcc is %sasked to "
+			   "schedule by register pressure", t->name, cases[c],
+			   (int)(p.nblock ? p.block_count : 0), p.sched_pressure ? "" : "not ");
 			plan_free(&want);
 		}
 		/* streaming: above the row's cache, in the row's lines; else refused */

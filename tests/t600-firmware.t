@@ -7,8 +7,8 @@ every op family, conversions, fused multiply-adds, every strategy on
 small broadcast shapes) and a driver that runs each on fixed inputs and
 prints its output's bits. The driver is built for the host (gcc -O2) and,
 for each target of tests/firmware/targets.py, in each of the builds its
-row lists (the compiler, -std and -O: gcc at -std=c99 -Os and -O2 and at
--std=gnu11 -O2 on most; on the Cortex-M55 gcc at -Os, -O2 and -O3, where
+row lists (the compiler, -std and -O: gcc at -std=c99 -Os and -O2, and
+on the cores with an FPU at -std=gnu11 -O2, which contracts; on the Cortex-M55 gcc at -Os, -O2 and -O3, where
 it makes Helium vector code, and clang at -O2), freestanding, strict
 warnings as errors: the kernels in every build, the driver itself (which
 only feeds them and prints) once per target and compiler, with the flags
