@@ -381,20 +381,23 @@ BC__MAX_MIN(f64, double)
 /*
  * Bit casts between float and uint32_t, double and uint64_t.
  *
- * Reading a union member other than the last one written is defined in
- * C99 but undefined behaviour in C++.  memcpy is defined in both, but
- * needs <string.h>, which a freestanding C99 need not have, and with
- * -ffreestanding or -fno-builtin (usual for firmware) gcc and clang call
- * the library's memcpy for it, at any -O level.  Any object may be read
- * and written as an array of unsigned char, in C and in C++, so the bytes
- * are copied one by one: no call at -O0 or with -ffreestanding, and from
- * -O1 on gcc and clang fold the loop to one register move.  float and
- * uint32_t (double and uint64_t) are taken to have the same size (checked
- * below) and byte order, as on every target of this project.
+ * In C, through a union: reading a member other than the last one
+ * written gives its bytes (C99 TC3, C11 6.5.2.3), and gcc and clang keep
+ * the value in a register, in a vector register too: a loop of f16
+ * conversions vectorizes at -O2 and -O3 alike.  In C++ that read is
+ * undefined behaviour; memcpy is defined, but needs <cstring>, which a
+ * freestanding build need not have, and with -ffreestanding or
+ * -fno-builtin gcc and clang call the library's memcpy for it.  Any object
+ * may be read and written as an array of unsigned char, so C++ copies the
+ * bytes one by one: no call at any -O level, and from -O1 on gcc and
+ * clang fold the loop to one register move.  float and uint32_t (double
+ * and uint64_t) are taken to have the same size (checked below) and byte
+ * order, as on every target of this project.
  */
 typedef char bc__float_is_32_bits[sizeof(float) == 4 ? 1 : -1];
 typedef char bc__double_is_64_bits[sizeof(double) == 8 ? 1 : -1];
 
+#ifdef __cplusplus
 static inline void bc__copy_bytes(void *to, const void *from, size_t n)
 {
 	unsigned char *d = (unsigned char *)to;
@@ -418,6 +421,21 @@ static inline T bc__bits_##S(U u)                                             \
 	bc__copy_bytes(&f, &u, sizeof f);                                     \
 	return f;                                                             \
 }
+#else
+#define BC__BIT_CASTS(S, T, U)                                                \
+static inline U bc__##S##_bits(T f)                                           \
+{                                                                             \
+	union { T f; U u; } v;                                                \
+	v.f = f;                                                              \
+	return v.u;                                                           \
+}                                                                             \
+static inline T bc__bits_##S(U u)                                             \
+{                                                                             \
+	union { T f; U u; } v;                                                \
+	v.u = u;                                                              \
+	return v.f;                                                           \
+}
+#endif
 BC__BIT_CASTS(f32, float, uint32_t)
 BC__BIT_CASTS(f64, double, uint64_t)
 
@@ -783,14 +801,21 @@ static inline double bc_ceil_f64(double a) { return bc__floor_f64(a, 0u); }
  *   - div is rounded to the nearest integer (floor, then +1 when more
  *     than 0.5 above); a zero div gets the sign of a / b.
  * So mod(-1, inf) = inf and floordiv(-1, inf) = -1 (as Python); an
- * infinite or NaN a gives NaN for both.  Built on the exact helpers
- * above, so no C library either.
+ * infinite or NaN a gives NaN for both: the NaN fmod gives, as it is
+ * (NumPy's a - mod and its quotient pass on that NaN; computed here, a
+ * compiler that sees mod is a constant NaN may fold a - mod into
+ * a + -mod and flip its sign).  Built on the exact helpers above, so no
+ * C library either.
  */
 #define BC__DIVMOD(S, T, F)                                                   \
 static inline T bc__divmod_##S(T a, T b, T *modulus)                          \
 {                                                                             \
 	T mod = bc_fmod_##S(a, b), div, floordiv;                                \
                                                                               \
+	if (mod != mod) {                                                        \
+		*modulus = mod;                                                     \
+		return mod;                                                         \
+	}                                                                        \
 	div = (a - mod) / b;                                                     \
 	if (mod != 0) {                                                          \
 		if ((b < 0) != (mod < 0)) {                                         \
@@ -886,11 +911,42 @@ typedef uint16_t bc_f16;
 #endif
 
 /*
+ * The conversions between f16 and float come in two forms, each bit for
+ * bit NumPy's (t050 checks both over every f16 and every float):
+ *   - Where the compiler has float vectors (SSE2, NEON, Helium with
+ *     floats under clang, RISC-V V, AltiVec, WebAssembly SIMD): no
+ *     branch, so that a loop of conversions vectorizes (gcc 12 does not
+ *     vectorize them for Helium: there they would only cost).  Each case is computed and the right
+ *     one selected by masks.  Going to f16, the FPU rounds the subnormals:
+ *     |f| + 0.5 is a multiple of 2^-24, the unit of an f16 subnormal,
+ *     rounded to the nearest, ties to even.  That needs round-to-nearest,
+ *     C's default rounding mode, as the kernels' own float arithmetic
+ *     does to give NumPy's results; flushing subnormals to zero changes
+ *     nothing.
+ *   - Elsewhere, or where BC_F16_INTEGER is defined: integer operations
+ *     and a branch per case, which on a scalar core runs about half the
+ *     instructions (make size: 51 an element of an f16 add on the
+ *     Cortex-M4F at -O2, against 103), and on one without an FPU needs
+ *     no float library call.
+ */
+#if !defined(BC_F16_INTEGER) && (defined(__SSE2__) || defined(__ARM_NEON) || \
+	(defined(__ARM_FEATURE_MVE) && (__ARM_FEATURE_MVE & 2) && defined(__clang__)) || \
+	defined(__riscv_vector) || defined(__ALTIVEC__) || defined(__wasm_simd128__))
+#define BC__F16_BRANCHES 0
+#else
+#define BC__F16_BRANCHES 1
+#endif
+
+/*
  * bc_f16_to_f32(h): the float of equal value, exact; infinities and NaNs
  * keep sign and payload (the 10 payload bits become the top ones of the
  * float's 23), and a signalling NaN stays signalling, as
- * np.float16.astype(np.float32).
+ * np.float16.astype(np.float32). A subnormal is (2^-14 + man * 2^-24) -
+ * 2^-14, where both operands and the result are normal floats and the
+ * difference is exact (so no rounding mode or flush-to-zero can change
+ * it).
  */
+#if BC__F16_BRANCHES
 static inline float bc_f16_to_f32(bc_f16 h)
 {
 	uint32_t sign = ((uint32_t)h & 0x8000u) << 16;
@@ -904,12 +960,26 @@ static inline float bc_f16_to_f32(bc_f16 h)
 		return bc__bits_f32(sign | (exp + 112u) << 23 | man << 13);
 	if (man == 0)                           /* +-0 */
 		return bc__bits_f32(sign);
-	/* Subnormal, man * 2^-24: (2^-14 + man * 2^-24) - 2^-14, where both
-	 * operands and the result are normal floats and the difference is
-	 * exact (so no rounding mode or flush-to-zero can change it). */
 	f = bc__bits_f32(0x38800000u | man << 13) - bc__bits_f32(0x38800000u);
 	return bc__bits_f32(sign | bc__f32_bits(f));
 }
+#else
+/* Each case computed, the right one selected by masks (a comparison gives
+ * 0 or 1, never a branch); em is at most 0x0fffe000, so int32_t compares
+ * it, which SSE2 has. */
+static inline float bc_f16_to_f32(bc_f16 h)
+{
+	uint32_t sign = ((uint32_t)h & 0x8000u) << 16;
+	int32_t em = (int32_t)(((uint32_t)h & 0x7fffu) << 13);  /* exponent, significand */
+	uint32_t normal = (uint32_t)em + (112u << 23);          /* bias 15 -> 127 */
+	uint32_t special = (0u - (uint32_t)(em >= 0x0f800000)) & 0x7f800000u;  /* infinity, NaN */
+	uint32_t tiny = bc__f32_bits(bc__bits_f32((uint32_t)em | 0x38800000u) -
+		bc__bits_f32(0x38800000u));
+	uint32_t is_tiny = 0u - (uint32_t)(em < 0x00800000);    /* subnormal, zero */
+
+	return bc__bits_f32(sign | (tiny & is_tiny) | ((normal | special) & ~is_tiny));
+}
+#endif
 
 /*
  * bc_f32_to_f16(f) and bc_f64_to_f16(d): the f16 nearest to f (to d),
@@ -921,10 +991,16 @@ static inline float bc_f16_to_f32(bc_f16 h)
  *   - a NaN keeps its sign and the top 10 bits of its payload (so a
  *     signalling NaN stays signalling); if those are all 0 the f16 gets
  *     payload 1, to stay a NaN.
- * A double is rounded once, directly: rounding it to float first could
- * round twice (1 + 2^-11 + 2^-40 would become the tie 1 + 2^-11, then 1;
- * its nearest f16 is 1 + 2^-10).  Only integer operations.
+ * A normal f16 is rounded by rebiasing the exponent (127 -> 15) and
+ * dropping 13 bits, adding just under half of the last kept bit, plus
+ * one if that bit is odd: ties go to even, and a carry out of the
+ * significand moves up the exponent, as it should (past the largest,
+ * to infinity). A double is rounded once, directly: rounding it to float
+ * first could round twice (1 + 2^-11 + 2^-40 would become the tie
+ * 1 + 2^-11, then 1; its nearest f16 is 1 + 2^-10), so bc_f64_to_f16
+ * uses integer operations only.
  */
+#if BC__F16_BRANCHES
 static inline bc_f16 bc_f32_to_f16(float f)
 {
 	uint32_t u = bc__f32_bits(f);
@@ -941,10 +1017,6 @@ static inline bc_f16 bc_f32_to_f16(float f)
 	if (a >= 0x477ff000u)                   /* >= 65520 */
 		return (bc_f16)(sign | 0x7c00u);
 	if (a >= 0x38800000u) {                 /* >= 2^-14: normal f16 */
-		/* Rebias the exponent (127 -> 15) and drop 13 bits, adding
-		 * just under half of the last kept bit, plus one if that
-		 * bit is odd: ties go to even.  A carry out of the
-		 * significand moves up the exponent, as it should. */
 		a -= 0x38000000u;
 		return (bc_f16)(sign | (a + 0xfffu + ((a >> 13) & 1u)) >> 13);
 	}
@@ -958,6 +1030,28 @@ static inline bc_f16 bc_f32_to_f16(float f)
 	h = (m + (1u << (s - 1u)) - 1u + ((m >> s) & 1u)) >> s;
 	return (bc_f16)(sign | h);
 }
+#else
+/* As bc_f16_to_f32: masks, and int32_t compares |f|. */
+static inline bc_f16 bc_f32_to_f16(float f)
+{
+	uint32_t u = bc__f32_bits(f);
+	uint32_t sign = (u >> 16) & 0x8000u;
+	int32_t a = (int32_t)(u & 0x7fffffffu);                 /* |f| */
+	int32_t normal = (int32_t)(((uint32_t)a - 0x38000000u + 0xfffu +
+		(((uint32_t)a >> 13) & 1u)) >> 13);             /* at most 0x7ffff */
+	uint32_t tiny = bc__f32_bits(bc__bits_f32((uint32_t)a) + 0.5f) - 0x3f000000u;
+	uint32_t payload = (uint32_t)(a >> 13) & 0x3ffu;
+	uint32_t nan = 0x7c00u | payload | (uint32_t)(payload == 0u);
+	uint32_t is_inf = 0u - (uint32_t)(normal > 0x7c00);     /* >= 65520 */
+	uint32_t is_tiny = 0u - (uint32_t)(a < 0x38800000);     /* < 2^-14 */
+	uint32_t is_nan = 0u - (uint32_t)(a > 0x7f800000);
+	uint32_t h = ((uint32_t)normal & ~is_inf) | (0x7c00u & is_inf);
+
+	h = (tiny & is_tiny) | (h & ~is_tiny);
+	h = (nan & is_nan) | (h & ~is_nan);
+	return (bc_f16)(sign | h);
+}
+#endif
 
 static inline bc_f16 bc_f64_to_f16(double d)
 {
@@ -976,7 +1070,7 @@ static inline bc_f16 bc_f64_to_f16(double d)
 	if (a >= 0x40effe0000000000u)           /* >= 65520 */
 		return (bc_f16)(sign | 0x7c00u);
 	if (a >= 0x3f10000000000000u) {         /* >= 2^-14: normal f16 */
-		/* As bc_f32_to_f16: bias 1023 -> 15, drop 42 bits. */
+		/* Bias 1023 -> 15, drop 42 bits, rounded as above. */
 		a -= 0x3f00000000000000u;
 		a = (a + 0x1ffffffffffu + ((a >> 42) & 1u)) >> 42;
 		return (bc_f16)(sign | (uint32_t)a);

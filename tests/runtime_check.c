@@ -3,11 +3,12 @@
  * bc_ref.h on inputs that tests/runtime_check.py wrote, and writes the
  * results back for it to compare with NumPy.
  *
- * usage: runtime_check INDIR OUTDIR [--quick]
+ * usage: runtime_check INDIR OUTDIR [--quick] [--every-float]
  *
  * --quick skips the bulk of the work: the f16 operations on in.f16.a and
  * in.f16.b, and the exact binary helpers on in.T.xa and in.T.xb (the
- * other checks call the same helpers on fewer inputs).
+ * other checks call the same helpers on fewer inputs).  --every-float
+ * writes out.f32.every too (see check_every_float).
  *
  * Reads from INDIR (raw arrays in native byte order):
  *   in.T.a, in.T.b          for T in i8 .. u64, f32, f64: the operands
@@ -29,7 +30,8 @@
  * name.
  *
  * Built with -DBC_PORTABLE_MATH too, so that bc.h's portable code is
- * checked on the host as well as the instructions it uses there.
+ * checked on the host as well as the instructions it uses there, and with
+ * -DBC_F16_INTEGER, so that both forms of the f16 conversions are.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -298,6 +300,39 @@ static void check_f16_conv(void)
 }
 
 /*
+ * bc_f32_to_f16 of every float, as checksums: for each of the 65536 runs
+ * of floats whose bits share their top 16, the sum of the f16s and the
+ * sum of each f16 times its place in the run plus one, both mod 2^32
+ * (out.f32.every, 2 uint32s a run).  A build with the other form of the
+ * conversions must write the same bytes; one f16 that differs changes
+ * the first sum.  The conversions of a run go through a buffer, so that
+ * the loop vectorizes as a kernel's does.
+ */
+static void check_every_float(void)
+{
+	static bc_f16 run[65536];
+	uint32_t *sums = (uint32_t *)malloc(2 * 65536 * sizeof(uint32_t));
+	uint32_t top, i;
+
+	if (!sums)
+		die("out of memory for", "out.f32.every");
+	for (top = 0; top < 65536; top++) {
+		uint32_t sum = 0, weighted = 0;
+
+		for (i = 0; i < 65536; i++)
+			run[i] = bc_f32_to_f16(bc__bits_f32(top << 16 | i));
+		for (i = 0; i < 65536; i++) {
+			sum += run[i];
+			weighted += run[i] * (i + 1u);
+		}
+		sums[2 * top] = sum;
+		sums[2 * top + 1] = weighted;
+	}
+	spit("out.f32.every", sums, 2 * 65536 * sizeof(uint32_t));
+	free(sums);
+}
+
+/*
  * f16 operations as a kernel does them, in float, rounded once:
  * out.f16.NAME = bc_f32_to_f16(OP(bc_f16_to_f32(a), bc_f16_to_f32(b))),
  * where OP is an infix operator, bc_OP_f32, or (NAME OP_f16, NumPy's
@@ -526,15 +561,19 @@ static void check_ref(void)
 
 int main(int argc, char **argv)
 {
-	int pairs = 1;
+	int pairs = 1, every = 0;
 
-	if (argc == 4 && strcmp(argv[3], "--quick") == 0) {
-		pairs = 0;
-		argc--;
+	for (; argc > 3; argc--) {
+		if (strcmp(argv[argc - 1], "--quick") == 0)
+			pairs = 0;
+		else if (strcmp(argv[argc - 1], "--every-float") == 0)
+			every = 1;
+		else
+			break;
 	}
 	if (argc != 3) {
 		fprintf(stderr, "usage: runtime_check INDIR OUTDIR "
-			"[--quick]\n");
+			"[--quick] [--every-float]\n");
 		return 2;
 	}
 	dir = argv[1];
@@ -547,5 +586,7 @@ int main(int argc, char **argv)
 	check_ref();
 	check_f16_conv();
 	check_f16_ops(pairs);
+	if (every)
+		check_every_float();
 	return 0;
 }

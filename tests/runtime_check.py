@@ -1221,14 +1221,18 @@ def body(tap, tmp):
     # name, compiler flags, arguments: the bulk of the work (f16 pairs,
     # the exact binary helpers' pairs) only in the plain -O2 build; the
     # others see the same helpers on the smaller inputs (the sanitizers),
-    # or differ only in sqrt, floor and ceil (portable code, SSE4.1)
+    # or differ only in sqrt, floor and ceil (portable code, SSE4.1), or
+    # in the form of the f16 conversions (branch-free, or with branches and
+    # integers only), which both convert every float (--every-float)
     builds = [
         ("asan+ubsan", ["-fsanitize=address,undefined,float-cast-overflow",
                         "-fno-sanitize-recover=all", "-g"],
          ["--quick"]),
-        ("-O2", [], []),
+        ("-O2", [], ["--every-float"]),
         ("-O2 -DBC_PORTABLE_MATH", ["-DBC_PORTABLE_MATH"],
          ["--quick"]),
+        ("-O2 -DBC_F16_INTEGER", ["-DBC_F16_INTEGER"],
+         ["--quick", "--every-float"]),
     ]
     if has_sse41():
         builds.append(("-O2 -msse4.1", ["-msse4.1"], ["--quick"]))
@@ -1259,7 +1263,7 @@ def body(tap, tmp):
         rc, out = ran
         if tap.ok(rc == 0, "run runtime_check (%s)" % name,
                   ["exit status %d" % rc, out[-3000:]]):
-            outs.append((name, od, not args))
+            outs.append((name, od, "--quick" not in args))
     if not outs:
         return
     names = " and ".join(n for n, _, _ in outs)
@@ -1420,6 +1424,9 @@ def body(tap, tmp):
                (s, wr.size, names), diag)
 
     check_f16_conv(tap, names, check_builds, h16u, f32h, f64h)
+    check_every_float(tap, [(n, load(od, "out.f32.every", np.uint32, 2 * 65536))
+                            for (n, _, args), (_, _, _, od) in zip(builds, results)
+                            if "--every-float" in args])
     check_f16_ops(tap, names, pair_names, check_builds, h16a, h16b, h16what,
                   h16u, int_h)
 
@@ -1473,6 +1480,26 @@ def same_bits(exp, ins, fmt=fmt_f16):
                                         ins[1] if len(ins) > 1 else None,
                                         e, got.view(ui), fmt,
                                         out_fmt=out_fmt))
+
+
+def check_every_float(tap, every):
+    """bc_f32_to_f16 of every float: EVERY holds (build, its checksums of
+    out.f32.every, or None) for the builds of both forms of the f16
+    conversions; they must be equal (runtime_check.c says how they are
+    made)."""
+    first = every[0][1] if every else None
+    diag = []
+    for name, sums in every:
+        if sums is None:
+            diag.append("%s: no out.f32.every" % name)
+        elif first is not None and not np.array_equal(sums, first):
+            runs = np.nonzero((sums.reshape(-1, 2) != first.reshape(-1, 2)).any(axis=1))[0]
+            diag.append("%s: differs from %s in the floats 0x%04x0000.. and %d other runs"
+                        % (name, every[0][0], runs[0], runs.size - 1))
+    tap.ok(len(every) == 2 and not diag,
+           "bc_f32_to_f16 of every one of the 2^32 floats: the same f16s in "
+           "the branch-free form and with branches (checksums; %s)"
+           % " and ".join(n for n, _ in every), diag)
 
 
 def check_f16_conv(tap, names, check_builds, u, f32h, f64h):
