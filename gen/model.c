@@ -515,7 +515,7 @@ model_push_kernel(lua_State *L, const struct kernel *k)
 {
 	static const char *const stores[] = {"as_is", "f16", "f16_f64"};
 	static const char *const streams[] = {"none", "sized", "asked"};
-	static const char *const whys[] = {"asked", "empty", "small", "odd", "multiple",
+	static const char *const whys[] = {"asked", "empty", "small", "odd", "short", "multiple",
 	                                   "no_block", "size", "scalar", "stream"};
 	const struct desc *d = k->desc;
 	const struct plan *p = &k->plan;

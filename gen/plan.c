@@ -943,7 +943,7 @@ choose_strategy(struct plan *p, const struct plan_request *rq, int nodes, struct
 {
 	uint64_t limit = rq->unroll_limit;
 	uint64_t u;
-	int block;
+	int block, odd;
 
 	if (limit > PLAN_UNROLL_CEILING) {
 		sb_printf(err, "unroll limit %llu is above the ceiling %d",
@@ -1020,11 +1020,12 @@ choose_strategy(struct plan *p, const struct plan_request *rq, int nodes, struct
 		p->fault = "strategy";
 		return -1;
 	}
+	odd = block > 0 && p->loop[p->nloops - 1].extent % (uint64_t)p->lanes != 0;
 	if (rq->strategy == PLAN_BLOCK || (rq->strategy == PLAN_AUTO && block > 0
 	                                   && rq->goal == GOAL_SPEED && rq->stream != STREAM_ON
-	                                   && p->loop[p->nloops - 1].extent % (uint64_t)p->lanes)) {
+	                                   && (odd || rq->target->block_short))) {
 		p->strategy = PLAN_BLOCK;
-		p->why = rq->strategy == PLAN_AUTO ? WHY_ODD : WHY_ASKED;
+		p->why = rq->strategy != PLAN_AUTO ? WHY_ASKED : odd ? WHY_ODD : WHY_SHORT;
 		p->nblock = block;
 		if ((u = widen_by(p, rq->target, nodes)) > 1)
 			widen_block(p, u);

@@ -52,6 +52,8 @@ enum plan_why {
 	WHY_SMALL,		/* auto: the elements are within the unroll limit */
 	WHY_ODD,		/* auto: the innermost loop fits in a block and its trip
 				   count is not a multiple of the lanes */
+	WHY_SHORT,		/* auto: the innermost loop fits in a block, and the
+				   target writes out such short loops (block_short) */
 	WHY_MULTIPLE,		/* auto: the innermost trip count is a multiple of the lanes */
 	WHY_NO_BLOCK,		/* auto: no block fits: one loop, or an innermost loop
 				   longer than the target's block_max */

@@ -37,6 +37,10 @@ struct target {
 				   its branch) in nodes, an element's operation or load
 				   counting 1: on a small-code row, what writing
 				   elements out saves (make size measures it) */
+	int block_short;	/* write out an innermost loop that fits a block even
+				   where its trip count is a multiple of the lanes:
+				   such a short loop runs slower than its block
+				   (measured at -O2 on an Intel Xeon, 1.1x to 3x) */
 	int sched_pressure;	/* its compilers schedule written-out statements
 				   without counting registers unless asked (gcc's
 				   RISC-V back end before gcc 14): every load and

@@ -391,6 +391,12 @@ function en.why(p)
       " (the elements of the narrowest type in a " .. p.vector_bytes .. "-byte vector of the target, " .. p.target ..
       "), and fits in a block of at most " .. p.block_max .. " elements, so its " ..
       p.block .. " elements are written out as straight-line code inside the loops around them, which compilers vectorize."
+  elseif p.why == "short" then
+    return s .. "the innermost loop runs " .. p.inner .. " times, a multiple of " .. p.lanes ..
+      " (the elements of the narrowest type in a " .. p.vector_bytes .. "-byte vector of the target, " .. p.target ..
+      "), but fits in a block of at most " .. p.block_max .. " elements, and on " .. p.target ..
+      " so short a loop runs slower than its block (measured at -O2), so its " ..
+      p.block .. " elements are written out as straight-line code inside the loops around them, which compilers vectorize."
   elseif p.why == "multiple" then
     return s .. "the innermost loop runs " .. p.inner .. " times, a multiple of " .. p.lanes ..
       " (the elements of the narrowest type in a " .. p.vector_bytes .. "-byte vector of the target, " .. p.target ..
@@ -430,6 +436,11 @@ function zh.why(p)
   elseif p.why == "odd" then
     return s .. "最内层循环 " .. p.inner .. " 次，不是 " .. p.lanes ..
       "（目标 " .. p.target .. " 的 " .. p.vector_bytes .. " 字节向量能装下的最窄类型的元素个数）的倍数，又能放进最多 " .. p.block_max .. " 个元素的块，所以把它的 " ..
+      p.block .. " 个元素在外层循环里展开成直线代码，编译器会把它向量化。"
+  elseif p.why == "short" then
+    return s .. "最内层循环 " .. p.inner .. " 次，是 " .. p.lanes ..
+      "（目标 " .. p.target .. " 的 " .. p.vector_bytes .. " 字节向量能装下的最窄类型的元素个数）的倍数，但能放进最多 " .. p.block_max ..
+      " 个元素的块，而在 " .. p.target .. " 上这么短的循环比写出来的块慢（在 -O2 下测得），所以把它的 " ..
       p.block .. " 个元素在外层循环里展开成直线代码，编译器会把它向量化。"
   elseif p.why == "multiple" then
     return s .. "最内层循环 " .. p.inner .. " 次，是 " .. p.lanes .. "（目标 " .. p.target .. " 的 " .. p.vector_bytes .. " 字节向量能装下的最窄类型的元素个数）的倍数，编译器可以直接向量化。"

@@ -1187,6 +1187,7 @@ test_rows(void)
 		struct target like = *target_default();
 
 		like.vector_bytes = t->vector_bytes;
+		like.block_short = t->block_short;
 		for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
 			struct plan want;
 			int bits;
@@ -1266,6 +1267,8 @@ test_rows(void)
 static void
 test_targets(void)
 {
+	const struct target *t;
+
 	/* i8 and i32 in, i8 out: generic writes the inner 8 out as a block of
 	   64; on a core without vectors, the 8 alone, within the budget
 	   (make size on the Cortex-M4F at -O2: 268 bytes and 10.5
@@ -1296,6 +1299,28 @@ test_targets(void)
 	rq.goal = GOAL_SIZE;
 	ok1(build() == 0 && p.strategy == PLAN_LOOPS && p.why == WHY_SIZE);
 	ok1(target_find("pdp-11") == NULL);
+	/* a short innermost loop of a multiple of the lanes: a block on the
+	   rows that say so (block_short), loops on the others */
+	for (int r = 0; (t = target_row(r)) != NULL; r++) {
+		static const struct {
+			const char *shapes;
+			int inner;
+		} shorts[] = {{"x=2,3,4,5 y=3,1,1", 20}, {"x=8,32 y=32", 32}};
+
+		for (size_t c = 0; c < sizeof shorts / sizeof shorts[0] && !t->small_code; c++) {
+			int built;
+
+			request(shorts[c].shapes, "add", "f32");
+			rq.target = t;
+			built = build() == 0;
+			ok(built && (shorts[c].inner % p.lanes != 0
+			             ? p.strategy == PLAN_BLOCK && p.why == WHY_ODD
+			             : t->block_short ? p.strategy == PLAN_BLOCK && p.why == WHY_SHORT
+			             : p.strategy == PLAN_LOOPS && p.why == WHY_MULTIPLE),
+			   "%s: %s, an innermost loop of %d and %d lanes: %s", t->name,
+			   shorts[c].shapes, shorts[c].inner, p.lanes, plan_strategy_name(p.strategy));
+		}
+	}
 	test_rows();
 	test_small_code_measured();
 	test_one_fact();
