@@ -292,6 +292,8 @@ blocks = {
     for _, s in ipairs(it.steps) do steps[#steps + 1] = pointer(s.pointer) .. " += " .. s.by end
     local head = "for (" .. (it.from and i .. " = " .. it.from or "") .. "; " .. i .. " < "
       .. (it.to_head and head_name() or it.to) .. "; " .. table.concat(steps, ", ") .. ")"
+    -- a line's loop stays a loop, which compilers vectorize (bc_stream.h)
+    if it.lane then into[#into + 1] = tabs .. "BC_LINE_LOOP" end
     if it.elements and #it.body == 1 then
       into[#into + 1] = tabs .. head
       spell_code(it.body, depth + 1, into)

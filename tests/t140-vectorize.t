@@ -5,7 +5,11 @@
 # check that they do not overlap: no loop is "versioned for
 # vectorization because of possible aliasing". The same kernels with
 # restrict taken away (-DBC_RESTRICT=, which the header then leaves
-# alone) must fail that check: it guards restrict.
+# alone) must fail that check: it guards restrict. Streamed kernels of
+# ops that choose between values (NaN max, where, f16): the loop that
+# computes a line is vectorized at -O2 and -O3 (BC_LINE_LOOP keeps it a
+# loop), and for the f32 ones is not at -O3 when the pragma is taken
+# away (-DBC_LINE_LOOP_OFF); the f16 line, 32 elements, stays a loop.
 . "$(dirname "$0")/lib.sh"
 
 if ! command -v gcc >/dev/null; then
@@ -50,6 +54,45 @@ same_shape|x=64,256 y=64,256
 row|x=64,256 y=256
 bias|x=8,64,56,56 b=64,1,1
 bias_i32|--dtype i32 x=8,64,56,56 b=64,1,1
+EOF_CASES
+
+# line FILE FLAGS...: gcc's report on FILE; true if the line of the loop
+# after BC_LINE_LOOP is among the vectorized ones
+line() {
+	file=$1
+	shift
+	at=$(($(grep -n 'BC_LINE_LOOP$' "$file" | head -n 1 | cut -d: -f1) + 1))
+	gcc -std=c99 -fopt-info-vec-optimized "$@" -I"$TESTS/../runtime" \
+		-c "$file" -o /dev/null 2>info || return 1
+	grep -q "^$file:$at:.*loop vectorized" info
+}
+while IFS='|' read -r name control args; do
+	fresh
+	# shellcheck disable=SC2086
+	"$GEN" -o "$name.c" --stream on $args 2>info
+	for flags in "-O3" "-O3 -march=x86-64-v3" "-O2"; do
+		n=$((n + 1))
+		# shellcheck disable=SC2086
+		if line "$name.c" $flags; then
+			echo "ok $n - $name: $args, gcc $flags: the line's loop is vectorized"
+		else
+			echo "not ok $n - $name: $args, gcc $flags: the line's loop is vectorized"
+			sed 's/^/# /' info | head -n 20
+			status=1
+		fi
+	done
+	[ "$control" = control ] || continue
+	n=$((n + 1))
+	if line "$name.c" -O3 -DBC_LINE_LOOP_OFF; then
+		echo "not ok $n - $name: without BC_LINE_LOOP, gcc -O3 does not vectorize it"
+		status=1
+	else
+		echo "ok $n - $name: without BC_LINE_LOOP, gcc -O3 does not vectorize it"
+	fi
+done <<EOF_CASES
+max_nan|control|--op maximum x=1024,1024 y=1024
+where|control|--expr where(x>y,x,y) x=1024,1024 y=1024
+max_f16||--op maximum --dtype f16 x=1024,1024 y=1024
 EOF_CASES
 echo "1..$n"
 exit $status
