@@ -144,6 +144,10 @@ static inline bc_f16 elem_add_f16(bc_f16 a, bc_f16 b)
 {
 	return bc_f32_to_f16(bc_f16_to_f32(a) + bc_f16_to_f32(b));
 }
+static inline bc_f16 elem_multiply_f16(bc_f16 a, bc_f16 b)
+{
+	return bc_f32_to_f16(bc_f16_to_f32(a) * bc_f16_to_f32(b));
+}
 static inline float elem_maximum_f32(float a, float b)
 {
 	return a != a ? a : (a > b ? a : b);

@@ -237,6 +237,21 @@ void hand_bias_f16(const bc_f16 *R x, const bc_f16 *R y, bc_f16 *R out)
 		}
 }
 
+/* ** mul_f16: f16 [8,64,56,56] * [64,1,1], computed in float, rounded once. */
+void hand_mul_f16(const bc_f16 *R x, const bc_f16 *R y, bc_f16 *R out)
+{
+	size_t n, c, i;
+
+	for (n = 0; n < 8; n++)
+		for (c = 0; c < 64; c++) {
+			const float s = bc_f16_to_f32(y[c]);
+			const bc_f16 *xr = x + (n * 64 + c) * 3136;
+			bc_f16 *o = out + (n * 64 + c) * 3136;
+			for (i = 0; i < 3136; i++)
+				o[i] = bc_f32_to_f16(bc_f16_to_f32(xr[i]) * s);
+		}
+}
+
 /* ** big_same: [6144,4096] + [6144,4096], 288 MiB in all. */
 void hand_big_same(const float *R x, const float *R y, float *R out)
 {

@@ -415,10 +415,12 @@ def write_driver(case, d, variants, stream, wrong):
             w("\t\ts = xnn_setup_maximum_nd_f32(xop[0], xrank[0], xshape[0], xrank[1], "
               "xshape[1], in0, in1, out, NULL);")
         else:
-            w("\ts = xnn_create_%s_nd_f32(-INFINITY, INFINITY, 0, &xop[0]);" % xnn)
+            # f16 in and out where the case is f16: XNNPACK computes it
+            # with the hardware's conversions (F16C), or refuses
+            w("\ts = xnn_create_%s_nd_%s(-INFINITY, INFINITY, 0, &xop[0]);" % (xnn, case.dtype))
             w("\tif (s == xnn_status_success)")
-            w("\t\ts = xnn_setup_%s_nd_f32(xop[0], xrank[0], xshape[0], xrank[1], "
-              "xshape[1], in0, in1, out, NULL);" % xnn)
+            w("\t\ts = xnn_setup_%s_nd_%s(xop[0], xrank[0], xshape[0], xrank[1], "
+              "xshape[1], in0, in1, out, NULL);" % (xnn, case.dtype))
         w("\tif (s != xnn_status_success)")
         w("\t\treturn note = \"XNNPACK refused the case\", 0;")
         w("\treturn 1;")
@@ -1013,8 +1015,8 @@ def report_head(sections):
     w("**block**, **unroll** (`--unroll-limit 512`), **stream_on**, **stream_off** are the other")
     w("strategies and options where bcastgen accepts them and emits different code;")
     w("**hand** the hand-written loop (the reference); **xnnpack** XNNPACK's")
-    w("`xnn_*_nd_f32` operator (`max(x*w + b, 0)` as a multiply then an add clamped at")
-    w("0, in place in the output); **numpy** the ufunc with a preallocated `out=`")
+    w("`xnn_*_nd_f32` operator, `xnn_*_nd_f16` for the f16 cases (`max(x*w + b, 0)` as a")
+    w("multiply then an add clamped at 0, in place in the output); **numpy** the ufunc with a preallocated `out=`")
     w("(timed with `time.perf_counter_ns` around the batch, the same buffers);")
     w("**ref** the runtime's strided iterator (`runtime/bc_ref.h`); **naive** offsets")
     w("from the flat index by division and modulo; **memcpy** of the output's bytes")
@@ -1329,6 +1331,13 @@ def targets(results, cases, gen, full):
             out.append("small or odd inner extents, auto at least 2x hand at -O2: %s; %s" % (
                 verdict(not miss), ", ".join("%s %.2fx" % (c, r) for c, r in odd)))
         if level == "O3":
+            f16 = [(cid, ratios(row).get("xnnpack")) for cid, row in rows.items()
+                   if cases[cid].dtype == "f16"]
+            f16 = [(c, r) for c, r in f16 if r is not None]
+            if f16:
+                out.append("f16 at least as fast as XNNPACK's f16 operators, -O3 -march=native: "
+                           "%s; %s" % (verdict(all(r >= 1.0 for _, r in f16)),
+                                       ", ".join("%s %.2fx" % (c, r) for c, r in f16)))
             xs = [(cid, ratios(row).get("xnnpack")) for cid, row in rows.items()
                   if cases[cid].dtype == "f32"]
             xs = [(c, r) for c, r in xs if r is not None]
