@@ -502,7 +502,8 @@ static const struct field fields[] = {
 		        "block) or\n"
 		        "auto (default): unroll up to the limit, else block\n"
 		        "when the innermost loop fits in one and its trip\n"
-		        "count is not a multiple of the vector width, and\n"
+		        "count is not a multiple of the vector width (or the\n"
+		        "target writes short loops out: its short column),\n"
 		        "widened to one; else loops",
 	}, {
 		.name = "unroll_limit", .kind = FIELD_INTEGER, .at = AT(unroll_limit),

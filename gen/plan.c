@@ -943,7 +943,7 @@ choose_strategy(struct plan *p, const struct plan_request *rq, int nodes, struct
 {
 	uint64_t limit = rq->unroll_limit;
 	uint64_t u;
-	int block, odd;
+	int block, odd, in_cache;
 
 	if (limit > PLAN_UNROLL_CEILING) {
 		sb_printf(err, "unroll limit %llu is above the ceiling %d",
@@ -1020,10 +1020,14 @@ choose_strategy(struct plan *p, const struct plan_request *rq, int nodes, struct
 		p->fault = "strategy";
 		return -1;
 	}
+	/* a short loop of a multiple of the lanes is a block on the rows that
+	   say so (p->bytes is set), unless its data pass the cache: it may
+	   stream then */
 	odd = block > 0 && p->loop[p->nloops - 1].extent % (uint64_t)p->lanes != 0;
+	in_cache = p->bytes <= rq->cache_size || rq->stream == STREAM_OFF || !rq->target->nt_stores;
 	if (rq->strategy == PLAN_BLOCK || (rq->strategy == PLAN_AUTO && block > 0
 	                                   && rq->goal == GOAL_SPEED && rq->stream != STREAM_ON
-	                                   && (odd || rq->target->block_short))) {
+	                                   && (odd || (rq->target->block_short && in_cache)))) {
 		p->strategy = PLAN_BLOCK;
 		p->why = rq->strategy != PLAN_AUTO ? WHY_ASKED : odd ? WHY_ODD : WHY_SHORT;
 		p->nblock = block;
@@ -1065,8 +1069,24 @@ bytes_of(uint64_t n, const struct dtype *t)
 	return n > UINT64_MAX / size ? UINT64_MAX : n * size;
 }
 
+/* The data of P, from B for RQ: its inputs' elements and its output's, in bytes. */
+static uint64_t
+data_bytes(const struct plan *p, const struct bcast *b, const struct plan_request *rq)
+{
+	uint64_t bytes = bytes_of(p->count, rq->out_dtype);
+
+	for (int i = 0; i < p->nin; i++) {
+		uint64_t n = 1;
+
+		for (int d = 0; d < b->rank; d++)
+			n *= b->op[i].dim[d];	/* at most the result's count */
+		bytes = add_sat(bytes, bytes_of(n, rq->in_dtype[i]));
+	}
+	return bytes;
+}
+
 /*
-** Decide whether P, built from B for RQ, writes its output with
+** Decide whether P, for RQ, writes its output with
 ** non-temporal stores: as asked, or with --stream auto when its data
 ** (each input's elements, and the output's) pass the cache size. It
 ** can where the innermost loop is a loop, not written out, and writes
@@ -1074,20 +1094,11 @@ bytes_of(uint64_t n, const struct dtype *t)
 ** Return 0, or -1 with an error in ERR when it was asked and cannot.
 */
 static int
-choose_stream(struct plan *p, const struct bcast *b, const struct plan_request *rq,
-              struct strbuf *err)
+choose_stream(struct plan *p, const struct plan_request *rq, struct strbuf *err)
 {
 	const struct plan_loop *in = p->nloops > 0 ? &p->loop[p->nloops - 1] : NULL;
 	int can;
 
-	p->bytes = bytes_of(p->count, rq->out_dtype);
-	for (int i = 0; i < p->nin; i++) {
-		uint64_t n = 1;
-
-		for (int d = 0; d < b->rank; d++)
-			n *= b->op[i].dim[d];	/* at most the result's count */
-		p->bytes = add_sat(p->bytes, bytes_of(n, rq->in_dtype[i]));
-	}
 	if (!rq->target->nt_stores) {
 		if (rq->stream == STREAM_ON) {
 			sb_printf(err, "cannot stream the output: the target %s has no "
@@ -1196,8 +1207,9 @@ plan_build(struct plan *p, const struct bcast *b, const struct plan_request *rq,
 	bcast_result_shape(b, &s);
 	p->count = shape_count(&s);
 	build_loops(p, b);
+	p->bytes = data_bytes(p, b, rq);
 	if ((rq->loop_order && order_loops(p, rq->loop_order, rq->nloop_order, err) != 0)
-	    || choose_strategy(p, rq, e->n, err) != 0 || choose_stream(p, b, rq, err) != 0)
+	    || choose_strategy(p, rq, e->n, err) != 0 || choose_stream(p, rq, err) != 0)
 		return -1;
 	if (rq->target->int_bits < 64 && p->bytes >> rq->target->int_bits != 0) {
 		sb_printf(err, "the data, %llu bytes (the inputs' elements and the output's), "

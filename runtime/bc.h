@@ -912,26 +912,30 @@ typedef uint16_t bc_f16;
 
 /*
  * The conversions between f16 and float come in two forms, each bit for
- * bit NumPy's (t050 checks both over every f16 and every float):
- *   - Where the compiler has float vectors (SSE2, NEON, Helium with
- *     floats under clang, RISC-V V, AltiVec, WebAssembly SIMD): no
- *     branch, so that a loop of conversions vectorizes (gcc 12 does not
- *     vectorize them for Helium: there they would only cost).  Each case is computed and the right
- *     one selected by masks.  Going to f16, the FPU rounds the subnormals:
- *     |f| + 0.5 is a multiple of 2^-24, the unit of an f16 subnormal,
- *     rounded to the nearest, ties to even.  That needs round-to-nearest,
- *     C's default rounding mode, as the kernels' own float arithmetic
- *     does to give NumPy's results; flushing subnormals to zero changes
- *     nothing.
+ * bit NumPy's (t050 checks that both give the same f16 for every float,
+ * and NumPy's for every f16 and the edge cases):
+ *   - Where the compiler has float vectors (SSE2, NEON, RISC-V V with F,
+ *     AltiVec, WebAssembly SIMD): no branch, so that a loop of
+ *     conversions vectorizes.  Each case is computed and the right one
+ *     selected by masks.  Going to f16, the FPU rounds the subnormals:
+ *     |f| + 0.5 is a multiple of 2^-24, the unit of an f16 subnormal
+ *     (only |f| < 2^-14 reaches that addition, so a NaN raises no
+ *     invalid-operation flag).  Rounded to nearest, ties to even, that
+ *     is NumPy's f16 in C's default rounding mode; under another
+ *     (fesetround) those subnormals round that way, and the addition
+ *     may raise the inexact flag, which the integer form does not.
+ *     Flushing subnormals to zero changes nothing.
  *   - Elsewhere, or where BC_F16_INTEGER is defined: integer operations
  *     and a branch per case, which on a scalar core runs about half the
- *     instructions (make size: 51 an element of an f16 add on the
- *     Cortex-M4F at -O2, against 103), and on one without an FPU needs
- *     no float library call.
+ *     instructions (make size: 49 an element of an f16 add on the
+ *     Cortex-M4F at -O2, against 103).  Helium is left out: gcc 12 does
+ *     not vectorize the conversions for it, and clang 14 would vectorize
+ *     f16 comparisons into its wrong compare of a NaN with a broadcast
+ *     scalar (tests/t600-firmware.t, MISCOMPILED).
  */
 #if !defined(BC_F16_INTEGER) && (defined(__SSE2__) || defined(__ARM_NEON) || \
-	(defined(__ARM_FEATURE_MVE) && (__ARM_FEATURE_MVE & 2) && defined(__clang__)) || \
-	defined(__riscv_vector) || defined(__ALTIVEC__) || defined(__wasm_simd128__))
+	(defined(__riscv_vector) && defined(__riscv_flen)) || defined(__ALTIVEC__) || \
+	defined(__wasm_simd128__))
 #define BC__F16_BRANCHES 0
 #else
 #define BC__F16_BRANCHES 1
@@ -1039,11 +1043,11 @@ static inline bc_f16 bc_f32_to_f16(float f)
 	int32_t a = (int32_t)(u & 0x7fffffffu);                 /* |f| */
 	int32_t normal = (int32_t)(((uint32_t)a - 0x38000000u + 0xfffu +
 		(((uint32_t)a >> 13) & 1u)) >> 13);             /* at most 0x7ffff */
-	uint32_t tiny = bc__f32_bits(bc__bits_f32((uint32_t)a) + 0.5f) - 0x3f000000u;
+	uint32_t is_tiny = 0u - (uint32_t)(a < 0x38800000);     /* < 2^-14 */
+	uint32_t tiny = bc__f32_bits(bc__bits_f32((uint32_t)a & is_tiny) + 0.5f) - 0x3f000000u;
 	uint32_t payload = (uint32_t)(a >> 13) & 0x3ffu;
 	uint32_t nan = 0x7c00u | payload | (uint32_t)(payload == 0u);
 	uint32_t is_inf = 0u - (uint32_t)(normal > 0x7c00);     /* >= 65520 */
-	uint32_t is_tiny = 0u - (uint32_t)(a < 0x38800000);     /* < 2^-14 */
 	uint32_t is_nan = 0u - (uint32_t)(a > 0x7f800000);
 	uint32_t h = ((uint32_t)normal & ~is_inf) | (0x7c00u & is_inf);
 

@@ -77,7 +77,7 @@
  * it is vectorized as a loop, at every level.  BC_LINE_LOOP_OFF takes
  * the pragma away (t140 shows what it does).
  */
-#if defined(__GNUC__) && !defined(BC_LINE_LOOP_OFF)
+#if defined(__GNUC__) && !defined(__INTEL_COMPILER) && !defined(BC_LINE_LOOP_OFF)
 #define BC_LINE_LOOP _Pragma("GCC unroll 1")
 #else
 #define BC_LINE_LOOP

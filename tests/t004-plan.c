@@ -1321,6 +1321,12 @@ test_targets(void)
 			   shorts[c].shapes, shorts[c].inner, p.lanes, plan_strategy_name(p.strategy));
 		}
 	}
+	/* past the cache, a short loop of a multiple of the lanes streams,
+	   as a loop, on those rows too */
+	request("x=200000,64 y=64", "add", "f32");
+	rq.target = target_find("x86-64");
+	rq.cache_size = rq.target->cache_bytes;
+	ok1(build() == 0 && p.strategy == PLAN_LOOPS && p.stream == STREAM_SIZED);
 	test_rows();
 	test_small_code_measured();
 	test_one_fact();
