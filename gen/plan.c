@@ -926,12 +926,24 @@ choose_small_code(struct plan *p, const struct plan_request *rq, uint64_t limit,
 }
 
 /*
-** Choose P's strategy for RQ, its loops built and ordered: unroll up to
-** the limit (and, for an expression of NODES nodes, up to
-** PLAN_UNROLL_NODES nodes in all); else, for auto, a block when the
-** innermost loop fits in one and its trip count is not a multiple of the
-** lanes (gcc -O2 leaves such a loop scalar, or its rest, and the block's
-** straight-line code it vectorizes); else loops,
+** Whether --stream auto streams P's data for RQ where the loops allow it:
+** for speed, on a target with non-temporal stores, data past the cache.
+*/
+static int
+past_cache(const struct plan *p, const struct plan_request *rq)
+{
+	return rq->stream == STREAM_AUTO && rq->goal == GOAL_SPEED && rq->target->nt_stores
+	       && p->bytes > rq->cache_size;
+}
+
+/*
+** Choose P's strategy for RQ, its loops built and ordered (and its data
+** counted, p->bytes): unroll up to the limit (and, for an expression of
+** NODES nodes, up to PLAN_UNROLL_NODES nodes in all); else, for auto, a
+** block when the innermost loop fits in one and its trip count is not a
+** multiple of the lanes (gcc -O2 leaves such a loop scalar, or its rest,
+** and the block's straight-line code it vectorizes), or on a row that
+** writes short loops out (block_short), data in the cache; else loops,
 ** the innermost's tail split off so that the rest is a multiple of the
 ** lanes. For size, auto unrolls only what a loop would not make
 ** smaller (PLAN_SIZE_UNROLL_MAX), writes out no block and splits no
@@ -943,7 +955,7 @@ choose_strategy(struct plan *p, const struct plan_request *rq, int nodes, struct
 {
 	uint64_t limit = rq->unroll_limit;
 	uint64_t u;
-	int block, odd, in_cache;
+	int block, odd;
 
 	if (limit > PLAN_UNROLL_CEILING) {
 		sb_printf(err, "unroll limit %llu is above the ceiling %d",
@@ -1021,13 +1033,12 @@ choose_strategy(struct plan *p, const struct plan_request *rq, int nodes, struct
 		return -1;
 	}
 	/* a short loop of a multiple of the lanes is a block on the rows that
-	   say so (p->bytes is set), unless its data pass the cache: it may
-	   stream then */
+	   say so, unless its data pass the cache: it may stream then */
 	odd = block > 0 && p->loop[p->nloops - 1].extent % (uint64_t)p->lanes != 0;
-	in_cache = p->bytes <= rq->cache_size || rq->stream == STREAM_OFF || !rq->target->nt_stores;
 	if (rq->strategy == PLAN_BLOCK || (rq->strategy == PLAN_AUTO && block > 0
 	                                   && rq->goal == GOAL_SPEED && rq->stream != STREAM_ON
-	                                   && (odd || (rq->target->block_short && in_cache)))) {
+	                                   && (odd || (rq->target->block_short
+	                                               && !past_cache(p, rq))))) {
 		p->strategy = PLAN_BLOCK;
 		p->why = rq->strategy != PLAN_AUTO ? WHY_ASKED : odd ? WHY_ODD : WHY_SHORT;
 		p->nblock = block;
@@ -1134,8 +1145,7 @@ choose_stream(struct plan *p, const struct plan_request *rq, struct strbuf *err)
 	}
 	if (rq->stream == STREAM_ON)
 		p->stream = STREAM_ASKED;
-	else if (rq->stream == STREAM_AUTO && rq->goal == GOAL_SPEED && can
-	         && p->bytes > rq->cache_size)
+	else if (can && past_cache(p, rq))
 		p->stream = STREAM_SIZED;
 	return 0;
 }

@@ -397,6 +397,7 @@ BC__MAX_MIN(f64, double)
 typedef char bc__float_is_32_bits[sizeof(float) == 4 ? 1 : -1];
 typedef char bc__double_is_64_bits[sizeof(double) == 8 ? 1 : -1];
 
+/* BC__CAST(TO, FROM, x): the body of a function returning x's bits as TO. */
 #ifdef __cplusplus
 static inline void bc__copy_bytes(void *to, const void *from, size_t n)
 {
@@ -407,35 +408,14 @@ static inline void bc__copy_bytes(void *to, const void *from, size_t n)
 	for (i = 0; i < n; i++)
 		d[i] = s[i];
 }
+#define BC__CAST(TO, FROM, x) TO to; bc__copy_bytes(&to, &x, sizeof to); return to;
+#else
+#define BC__CAST(TO, FROM, x) union { FROM from; TO to; } v; v.from = x; return v.to;
+#endif
 /* bc__S_bits(f): F's bits as U; bc__bits_S(u): the float T whose bits are U. */
 #define BC__BIT_CASTS(S, T, U)                                                \
-static inline U bc__##S##_bits(T f)                                           \
-{                                                                             \
-	U u;                                                                  \
-	bc__copy_bytes(&u, &f, sizeof u);                                     \
-	return u;                                                             \
-}                                                                             \
-static inline T bc__bits_##S(U u)                                             \
-{                                                                             \
-	T f;                                                                  \
-	bc__copy_bytes(&f, &u, sizeof f);                                     \
-	return f;                                                             \
-}
-#else
-#define BC__BIT_CASTS(S, T, U)                                                \
-static inline U bc__##S##_bits(T f)                                           \
-{                                                                             \
-	union { T f; U u; } v;                                                \
-	v.f = f;                                                              \
-	return v.u;                                                           \
-}                                                                             \
-static inline T bc__bits_##S(U u)                                             \
-{                                                                             \
-	union { T f; U u; } v;                                                \
-	v.u = u;                                                              \
-	return v.f;                                                           \
-}
-#endif
+static inline U bc__##S##_bits(T f) { BC__CAST(U, T, f) }                      \
+static inline T bc__bits_##S(U u) { BC__CAST(T, U, u) }
 BC__BIT_CASTS(f32, float, uint32_t)
 BC__BIT_CASTS(f64, double, uint64_t)
 
@@ -950,13 +930,19 @@ typedef uint16_t bc_f16;
  * difference is exact (so no rounding mode or flush-to-zero can change
  * it).
  */
+/* bc__f16_tiny(m): 2^-14 + m * 2^-24 - 2^-14 for M a subnormal f16's
+ * significand shifted into a float's (man << 13): exact, see above. */
+static inline float bc__f16_tiny(uint32_t m)
+{
+	return bc__bits_f32(0x38800000u | m) - bc__bits_f32(0x38800000u);
+}
+
 #if BC__F16_BRANCHES
 static inline float bc_f16_to_f32(bc_f16 h)
 {
 	uint32_t sign = ((uint32_t)h & 0x8000u) << 16;
 	uint32_t exp = ((uint32_t)h >> 10) & 0x1fu;
 	uint32_t man = (uint32_t)h & 0x3ffu;
-	float f;
 
 	if (exp == 0x1fu)                       /* infinity, NaN */
 		return bc__bits_f32(sign | 0x7f800000u | man << 13);
@@ -964,8 +950,7 @@ static inline float bc_f16_to_f32(bc_f16 h)
 		return bc__bits_f32(sign | (exp + 112u) << 23 | man << 13);
 	if (man == 0)                           /* +-0 */
 		return bc__bits_f32(sign);
-	f = bc__bits_f32(0x38800000u | man << 13) - bc__bits_f32(0x38800000u);
-	return bc__bits_f32(sign | bc__f32_bits(f));
+	return bc__bits_f32(sign | bc__f32_bits(bc__f16_tiny(man << 13)));
 }
 #else
 /* Each case computed, the right one selected by masks (a comparison gives
@@ -977,8 +962,7 @@ static inline float bc_f16_to_f32(bc_f16 h)
 	int32_t em = (int32_t)(((uint32_t)h & 0x7fffu) << 13);  /* exponent, significand */
 	uint32_t normal = (uint32_t)em + (112u << 23);          /* bias 15 -> 127 */
 	uint32_t special = (0u - (uint32_t)(em >= 0x0f800000)) & 0x7f800000u;  /* infinity, NaN */
-	uint32_t tiny = bc__f32_bits(bc__bits_f32((uint32_t)em | 0x38800000u) -
-		bc__bits_f32(0x38800000u));
+	uint32_t tiny = bc__f32_bits(bc__f16_tiny((uint32_t)em));  /* used where em < 2^23 */
 	uint32_t is_tiny = 0u - (uint32_t)(em < 0x00800000);    /* subnormal, zero */
 
 	return bc__bits_f32(sign | (tiny & is_tiny) | ((normal | special) & ~is_tiny));

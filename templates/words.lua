@@ -359,6 +359,20 @@ end
 function zh.code_nodes(loop)
   return "一层循环按 " .. loop .. " 个计，一个元素按它的运算和存储计，它读到的每个输入元素只计一次"
 end
+-- What the odd, short and multiple reasons share: the lanes, and the
+-- block written out.
+local function en_lanes(p)
+  return " (the elements of the narrowest type in a " .. p.vector_bytes .. "-byte vector of the target, " .. p.target .. ")"
+end
+local function en_written(p)
+  return "so its " .. p.block .. " elements are written out as straight-line code inside the loops around them, which compilers vectorize."
+end
+local function zh_lanes(p)
+  return "（目标 " .. p.target .. " 的 " .. p.vector_bytes .. " 字节向量能装下的最窄类型的元素个数）"
+end
+local function zh_written(p)
+  return "所以把它的 " .. p.block .. " 个元素在外层循环里展开成直线代码，编译器会把它向量化。"
+end
 function en.why(p)
   if p.why == "empty" then return "the result has no elements, so the kernel does nothing." end
   if p.why == "asked" then return p.strategy .. ", as asked with --strategy " .. p.strategy .. "." end
@@ -387,20 +401,15 @@ function en.why(p)
        p.strategy == "block" and p.block .. " in each iteration of the loops around them." or
        "no block fits that pays for the loop a split of the innermost would add, so the loops stay as they are.")
   elseif p.why == "odd" then
-    return s .. "the innermost loop runs " .. p.inner .. " times, not a multiple of " .. p.lanes ..
-      " (the elements of the narrowest type in a " .. p.vector_bytes .. "-byte vector of the target, " .. p.target ..
-      "), and fits in a block of at most " .. p.block_max .. " elements, so its " ..
-      p.block .. " elements are written out as straight-line code inside the loops around them, which compilers vectorize."
+    return s .. "the innermost loop runs " .. p.inner .. " times, not a multiple of " .. p.lanes .. en_lanes(p) ..
+      ", and fits in a block of at most " .. p.block_max .. " elements, " .. en_written(p)
   elseif p.why == "short" then
-    return s .. "the innermost loop runs " .. p.inner .. " times, a multiple of " .. p.lanes ..
-      " (the elements of the narrowest type in a " .. p.vector_bytes .. "-byte vector of the target, " .. p.target ..
-      "), but fits in a block of at most " .. p.block_max .. " elements, and on " .. p.target ..
-      " so short a loop runs slower than its block (measured at -O2), so its " ..
-      p.block .. " elements are written out as straight-line code inside the loops around them, which compilers vectorize."
+    return s .. "the innermost loop runs " .. p.inner .. " times, a multiple of " .. p.lanes .. en_lanes(p) ..
+      ", but fits in a block of at most " .. p.block_max .. " elements, and on " .. p.target ..
+      " so short a loop runs slower than its block (measured at -O2), " .. en_written(p)
   elseif p.why == "multiple" then
-    return s .. "the innermost loop runs " .. p.inner .. " times, a multiple of " .. p.lanes ..
-      " (the elements of the narrowest type in a " .. p.vector_bytes .. "-byte vector of the target, " .. p.target ..
-      "), which compilers vectorize as it is."
+    return s .. "the innermost loop runs " .. p.inner .. " times, a multiple of " .. p.lanes .. en_lanes(p) ..
+      ", which compilers vectorize as it is."
   elseif p.why == "no_block" then
     return s .. "the result has " .. p.count .. " elements, more than the unroll limit (" .. p.limit .. "), and " ..
       (p.nloops == 1 and "a single loop leaves nothing around a block." or "the innermost loop, of " .. p.inner .. " iterations, is longer than a block of " .. p.block_max .. " elements.")
@@ -434,16 +443,14 @@ function zh.why(p)
        p.strategy == "block" and "外层循环每次迭代写出 " .. p.block .. " 个元素。" or
        "能放下的块抵不上拆分最内层循环多出的那层循环，所以循环保持原样。")
   elseif p.why == "odd" then
-    return s .. "最内层循环 " .. p.inner .. " 次，不是 " .. p.lanes ..
-      "（目标 " .. p.target .. " 的 " .. p.vector_bytes .. " 字节向量能装下的最窄类型的元素个数）的倍数，又能放进最多 " .. p.block_max .. " 个元素的块，所以把它的 " ..
-      p.block .. " 个元素在外层循环里展开成直线代码，编译器会把它向量化。"
+    return s .. "最内层循环 " .. p.inner .. " 次，不是 " .. p.lanes .. zh_lanes(p) ..
+      "的倍数，又能放进最多 " .. p.block_max .. " 个元素的块，" .. zh_written(p)
   elseif p.why == "short" then
-    return s .. "最内层循环 " .. p.inner .. " 次，是 " .. p.lanes ..
-      "（目标 " .. p.target .. " 的 " .. p.vector_bytes .. " 字节向量能装下的最窄类型的元素个数）的倍数，但能放进最多 " .. p.block_max ..
-      " 个元素的块，而在 " .. p.target .. " 上这么短的循环比写出来的块慢（在 -O2 下测得），所以把它的 " ..
-      p.block .. " 个元素在外层循环里展开成直线代码，编译器会把它向量化。"
+    return s .. "最内层循环 " .. p.inner .. " 次，是 " .. p.lanes .. zh_lanes(p) ..
+      "的倍数，但能放进最多 " .. p.block_max .. " 个元素的块，而在 " .. p.target ..
+      " 上这么短的循环比写出来的块慢（在 -O2 下测得），" .. zh_written(p)
   elseif p.why == "multiple" then
-    return s .. "最内层循环 " .. p.inner .. " 次，是 " .. p.lanes .. "（目标 " .. p.target .. " 的 " .. p.vector_bytes .. " 字节向量能装下的最窄类型的元素个数）的倍数，编译器可以直接向量化。"
+    return s .. "最内层循环 " .. p.inner .. " 次，是 " .. p.lanes .. zh_lanes(p) .. "的倍数，编译器可以直接向量化。"
   elseif p.why == "no_block" then
     return s .. "结果有 " .. p.count .. " 个元素，超过展开上限（" .. p.limit .. "），而且" ..
       (p.nloops == 1 and "只有一层循环，块外没有循环。" or "最内层循环 " .. p.inner .. " 次，比 " .. p.block_max .. " 个元素的块长。")

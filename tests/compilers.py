@@ -110,26 +110,30 @@ def accepted(expr, dtype, scratch, operands=("x=3",)):
     return r.returncode == 0
 
 
-def largest(make, dtype, scratch, operands=("x=3",), guess=0):
-    """The largest n in [1, CAP] that bcastgen accepts, or 0. The search
-    takes every n below it to be accepted and every n above it not: so
-    GUESS (another dtype's answer) is it if GUESS is accepted and GUESS + 1
-    is not, which two runs tell."""
-    if guess and accepted(make(guess), dtype, scratch, operands) and (
-            guess == CAP or not accepted(make(guess + 1), dtype, scratch, operands)):
+def largest_taken(taken, cap, guess=0):
+    """The largest n in [1, CAP] for which taken(n), or 0. The search takes
+    every n below it to be taken and every n above it not: so GUESS
+    (another dtype's answer) is it if GUESS is taken and GUESS + 1 is not,
+    which two runs tell."""
+    if guess and taken(guess) and (guess == cap or not taken(guess + 1)):
         return guess
-    if not accepted(make(1), dtype, scratch, operands):
+    if not taken(1):
         return 0
-    lo, hi = 1, CAP
-    if accepted(make(hi), dtype, scratch, operands):
+    lo, hi = 1, cap
+    if taken(hi):
         return hi
     while hi - lo > 1:
         mid = (lo + hi) // 2
-        if accepted(make(mid), dtype, scratch, operands):
+        if taken(mid):
             lo = mid
         else:
             hi = mid
     return lo
+
+
+def largest(make, dtype, scratch, operands=("x=3",), guess=0):
+    """The largest n in [1, CAP] whose expression make(n) bcastgen accepts."""
+    return largest_taken(lambda n: accepted(make(n), dtype, scratch, operands), CAP, guess)
 
 
 def compile_all(files, scratch, what):
@@ -190,16 +194,7 @@ def worst_cases(scratch):
             def taken(k):
                 return gen(probe, ["--dtype", dtype, "--op", op]
                            + ["a%d=4" % i for i in range(k)]).returncode == 0
-            # the answer for the dtype before, if it is the answer here too
-            if not (n and taken(n) and not taken(n + 1)):
-                lo, hi = 1, 300         # taken, and not taken
-                while hi - lo > 1:
-                    k = (lo + hi) // 2
-                    if taken(k):
-                        lo = k
-                    else:
-                        hi = k
-                n = lo
+            n = largest_taken(taken, 300, guess=n)
             ok(n == 127, "--op %s takes %d operands in %s, the kernel limit" % (op, n, dtype))
             f = os.path.join(kdir, "k%d.c" % len(files))
             if gen(f, ["--dtype", dtype, "--op", op, "--strategy", "loops"]

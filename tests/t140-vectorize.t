@@ -17,14 +17,21 @@ if ! command -v gcc >/dev/null; then
 	exit 0
 fi
 
-# vectorized FILE: gcc -O3's report on the kernel FILE (and any FLAGS
-# after it) goes to info; true if a loop is vectorized and none needed an
-# aliasing check.
+# report FILE FLAGS...: gcc's report of the loops it vectorized in the
+# kernel FILE, compiled with FLAGS, to info; false if it does not compile.
+report() {
+	file=$1
+	shift
+	gcc -std=c99 -fopt-info-vec-optimized "$@" -I"$TESTS/../runtime" \
+		-c "$file" -o /dev/null 2>info
+}
+
+# vectorized FILE [FLAGS...]: true if gcc -O3 vectorizes a loop of FILE
+# and none needed an aliasing check.
 vectorized() {
 	file=$1
 	shift
-	gcc -std=c99 -O3 -fopt-info-vec-optimized "$@" -I"$TESTS/../runtime" \
-		-c "$file" -o /dev/null 2>info || return 1
+	report "$file" -O3 "$@" || return 1
 	grep -q 'loop vectorized' info && ! grep -q 'versioned for vectorization because of possible aliasing' info
 }
 
@@ -56,15 +63,12 @@ bias|x=8,64,56,56 b=64,1,1
 bias_i32|--dtype i32 x=8,64,56,56 b=64,1,1
 EOF_CASES
 
-# line FILE FLAGS...: gcc's report on FILE; true if the line of the loop
-# after BC_LINE_LOOP is among the vectorized ones
+# line FILE FLAGS...: true if the loop after BC_LINE_LOOP in FILE is
+# among those gcc vectorizes with FLAGS
 line() {
-	file=$1
-	shift
-	at=$(($(grep -n 'BC_LINE_LOOP$' "$file" | head -n 1 | cut -d: -f1) + 1))
-	gcc -std=c99 -fopt-info-vec-optimized "$@" -I"$TESTS/../runtime" \
-		-c "$file" -o /dev/null 2>info || return 1
-	grep -q "^$file:$at:.*loop vectorized" info
+	at=$(($(grep -n 'BC_LINE_LOOP$' "$1" | head -n 1 | cut -d: -f1) + 1))
+	report "$@" || return 1
+	grep -q "^$1:$at:.*loop vectorized" info
 }
 while IFS='|' read -r name control args; do
 	fresh
