@@ -7,7 +7,9 @@
 ** computed there, and the store. Where the plan streams, the innermost
 ** loop becomes a head up to a line boundary, whole lines computed into
 ** a buffer and stored around the cache, and a tail, under #if BC_STREAM,
-** the plain loop under #else, and a fence after the nest. A block's
+** the plain loop under #else, and a fence after the nest. Where it
+** converts f16 a line at a time, whole lines of floats converted at once,
+** then the rest. A block's
 ** elements, and an unrolled kernel's, are written out, each with where
 ** it is. Nothing is decided here: plan.c has decided it all, and
 ** templates/c.lua spells each item.
@@ -92,6 +94,19 @@ element_at(const struct lower *lw, const struct where *w, int o)
 	return at;
 }
 
+/* Return where input I's value is where W is: in its line's floats, or its element. */
+static struct code_at
+input_at(const struct lower *lw, const struct where *w, int i)
+{
+	struct code_at at = {0};
+
+	if (w->kind == WHERE_LANE && lw->p->f16_line && lw->p->read[i].staged) {
+		at.kind = AT_STAGED;
+		return at;
+	}
+	return element_at(lw, w, through(lw->p, i));
+}
+
 /*
 ** Return how each input is read where W is: from its local where the
 ** plan reads it into one, else from its element; an array of nin.
@@ -107,7 +122,7 @@ reads_at(const struct lower *lw, const struct where *w)
 			memset(&reads[i], 0, sizeof reads[i]);
 			reads[i].kind = AT_LOCAL;
 		} else
-			reads[i] = element_at(lw, w, through(p, i));
+			reads[i] = input_at(lw, w, i);
 	}
 	return reads;
 }
@@ -157,7 +172,7 @@ add_element(struct lower *lw, struct code_list *list, const struct where *w,
 		if (p->read[i].into_local && p->read[i].level == p->nloops) {
 			it = add(list, CODE_LOCAL);
 			it->operand = i;
-			it->at = element_at(lw, w, through(p, i));
+			it->at = input_at(lw, w, i);
 		}
 	for (int t = 0; t < p->ntemps; t++)
 		if (p->value[p->temps[t]].level == p->nloops) {
@@ -250,6 +265,50 @@ add_streamed(struct lower *lw, struct code_list *list)
 }
 
 /*
+** Append to LIST the innermost loop converting its f16 data a line at a
+** time: whole lines from 0, each input staged converted to floats, the
+** elements computed from those, into a float line converted to the f16
+** output at once (or stored into the output as they are); then the rest,
+** if any, an element at a time.
+*/
+static void
+add_f16_lines(struct lower *lw, struct code_list *list)
+{
+	const struct plan *p = lw->p;
+	const struct plan_loop *in = &p->loop[p->nloops - 1];
+	struct code_item lane = {0}, rest = {0}, *it;
+	struct code_list lines = {0};
+	struct code_at line = {AT_FLOAT_LINE, 0, 0, 0, 0, 0};
+	struct where counter = {WHERE_LOOP, 0};
+
+	for (int i = 0; i < p->nin; i++)
+		if (p->read[i].staged) {
+			it = add(&lines, CODE_WIDEN);
+			it->operand = i;
+			it->line = p->f16_line;
+			it->quiet = p->read[i].quiet;
+			it->at = element_at(lw, &counter, through(p, i));
+		}
+	lane.lane = 1;
+	lane.to = (uint64_t)p->f16_line;
+	add_elements_loop(lw, &lines, lane, p->f16_out_line ? &line : NULL);
+	it = add(list, CODE_LINES);
+	it->loop = p->nloops - 1;
+	it->to = in->extent;
+	it->line = p->f16_line;
+	it->convert = 1;
+	it->narrow = p->f16_out_line;
+	it->quiet = p->f16_out_quiet;
+	it->pointer = lw->ptr[p->nin];
+	it->body = lines;
+	if (in->extent % (uint64_t)p->f16_line != 0) {
+		rest.from_here = 1;
+		rest.to = in->extent;
+		add_elements_loop(lw, list, rest, NULL);
+	}
+}
+
+/*
 ** Append to LIST the elements written out, each with where it is: those
 ** of the block, from the pointers of the loops around it, or, unrolled,
 ** every element of the result B.
@@ -304,7 +363,9 @@ add_nest(struct lower *lw, struct code_list *list, int l, const struct bcast *b)
 
 	add_once(lw, list, l);
 	if (l == p->nloops - 1) {
-		if (p->stream == STREAM_NONE)
+		if (p->f16_line)
+			add_f16_lines(lw, list);
+		else if (p->stream == STREAM_NONE)
 			add_plain(lw, list);
 		else
 			add_streamed(lw, list);

@@ -223,7 +223,21 @@ set_dims_made(lua_State *L, const struct plan *p, int rank)
 	lua_setfield(L, -2, "dims");
 }
 
-/* Set the reads of plan P: per input {level (0-based), via_output, widen, uses}. */
+/*
+** Whether P's f16 lines keep no signalling NaN anywhere: its f16 output
+** (if any) and every input it converts a line at a time.
+*/
+static int
+f16_quiet(const struct plan *p)
+{
+	int quiet = !p->f16_out_line || p->f16_out_quiet;
+
+	for (int i = 0; i < p->nin; i++)
+		quiet &= !p->read[i].staged || p->read[i].quiet;
+	return quiet;
+}
+
+/* Set the reads of plan P: per input {level (0-based), via_output, widen, staged, quiet}. */
 static void
 set_reads(lua_State *L, const struct plan *p)
 {
@@ -235,6 +249,8 @@ set_reads(lua_State *L, const struct plan *p)
 		set_int(L, "level", r->level);
 		set_bool(L, "via_output", r->via_output);
 		set_bool(L, "widen", r->widen);
+		set_bool(L, "staged", r->staged);
+		set_bool(L, "quiet", r->quiet);
 		lua_rawseti(L, -2, i + 1);
 	}
 	lua_setfield(L, -2, "reads");
@@ -323,7 +339,8 @@ struct code_push {
 static void
 push_at(lua_State *L, const struct code_at *at, const struct code_push *cp)
 {
-	static const char *const kinds[] = {"local", "pointer", "offset", "index", "line"};
+	static const char *const kinds[] = {"local", "pointer", "offset", "index", "line",
+	                                    "staged", "float_line"};
 
 	if (at->kind == AT_LOCAL) {
 		lua_pushvalue(L, cp->local);
@@ -331,7 +348,7 @@ push_at(lua_State *L, const struct code_at *at, const struct code_push *cp)
 	}
 	lua_createtable(L, 0, 5);
 	set_str(L, "kind", kinds[at->kind]);
-	if (at->kind != AT_LINE)
+	if (at->kind < AT_LINE)
 		set_int(L, "pointer", at->pointer + 1);
 	if (at->kind == AT_OFFSET)
 		set_int(L, "offset", (long long)at->offset);
@@ -361,6 +378,7 @@ push_item(lua_State *L, const struct code_item *it, const struct code_push *cp)
 		[CODE_LOCAL] = {"local", 0}, [CODE_TEMP] = {"temp", 0}, [CODE_STORE] = {"store", 0},
 		[CODE_LOOP] = {"loop", 1}, [CODE_ELEMENT] = {"element", 1},
 		[CODE_STREAM] = {"stream", 1}, [CODE_LINES] = {"lines", 1}, [CODE_IF] = {"if", 1},
+		[CODE_WIDEN] = {"widen", 0},
 		[CODE_FENCE] = {"fence", 0}, [CODE_UNUSED] = {"unused", 0}, [CODE_EMPTY] = {"empty", 0}
 	};
 
@@ -419,8 +437,16 @@ push_item(lua_State *L, const struct code_item *it, const struct code_push *cp)
 		}
 		lua_setfield(L, -2, it->loop >= 0 ? "counters" : "index");
 		break;
+	case CODE_WIDEN:
+		set_int(L, "operand", it->operand + 1);
+		set_int(L, "line", it->line);
+		set_bool(L, "quiet", it->quiet);
+		break;
 	case CODE_LINES:
 		set_int(L, "line", it->line);
+		set_bool(L, "convert", it->convert);
+		set_bool(L, "narrow", it->narrow);
+		set_bool(L, "quiet", it->quiet);
 		/* fall through */
 	case CODE_STREAM:
 		set_int(L, "loop", it->loop);
@@ -435,7 +461,7 @@ push_item(lua_State *L, const struct code_item *it, const struct code_push *cp)
 	case CODE_EMPTY:
 		break;
 	}
-	if (it->kind == CODE_LOCAL || it->kind == CODE_STORE) {
+	if (it->kind == CODE_LOCAL || it->kind == CODE_STORE || it->kind == CODE_WIDEN) {
 		push_at(L, &it->at, cp);
 		lua_setfield(L, -2, "at");
 	}
@@ -574,6 +600,9 @@ model_push_kernel(lua_State *L, const struct kernel *k)
 	set_bool(L, "contract", p->contract);
 	set_str(L, "stream", streams[p->stream]);
 	set_int(L, "line", p->line);
+	set_int(L, "f16_line", p->f16_line);
+	set_bool(L, "f16_quiet", p->f16_line && f16_quiet(p));
+	set_bool(L, "f16_not_streamed", p->f16_not_streamed);
 	/* past what Lua's integers hold, the data are "more than" that */
 	set_int(L, "bytes", (long long)(p->bytes > LLONG_MAX ? LLONG_MAX : p->bytes));
 	set_bool(L, "bytes_past", p->bytes > LLONG_MAX);

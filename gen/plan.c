@@ -1150,6 +1150,80 @@ choose_stream(struct plan *p, const struct plan_request *rq, struct strbuf *err)
 	return 0;
 }
 
+/*
+** Whether value V of P gives a quiet NaN (or no NaN) for a signalling NaN
+** argument, as C's arithmetic on floats does, and comparisons and truth
+** tests see both kinds alike: then a signalling NaN it reads may arrive
+** quiet. Neither is true of an op that passes a NaN on as it is (a
+** negation, a maximum, a where) or of a conversion.
+*/
+static int
+quiets_nan(const struct plan_value *v)
+{
+	return v->kind == VALUE_OP && (v->form == FORM_COMPARE || v->form == FORM_LOGICAL
+	                               || v->form == FORM_NOT
+	                               || (v->form == FORM_INFIX && v->calc->is_float));
+}
+
+/* Whether every value of P that reads input I quiets a signalling NaN. */
+static int
+only_quieted(const struct plan *p, int i)
+{
+	for (int w = 0; w < p->nvalues; w++) {
+		const struct plan_value *v = &p->value[w];
+
+		for (int k = 0; k < v->nargs; k++) {
+			const struct plan_value *a = &p->value[v->arg[k]];
+
+			if (a->kind == VALUE_READ && a->operand == i && !quiets_nan(v))
+				return 0;
+		}
+	}
+	/* the root is the read itself: it is stored as it is */
+	return !(p->value[p->nvalues - 1].kind == VALUE_READ && p->value[p->nvalues - 1].operand == i);
+}
+
+/*
+** Decide whether P converts its f16 data a line of PLAN_F16_LINE elements
+** at a time (bc_f16_to_f32_n and bc_f32_to_f16_n, bc.h): for speed, on a
+** target with vectors and conversions in hardware, not one for small
+** code (the lines cost stack and code; the Cortex-M55), in loops whose
+** innermost loop runs a line at least, reads an f16 input element by
+** element or stores an f16 output from floats, and does not stream as
+** asked. Those lines take the place of streaming past the cache, whose
+** lines convert an element at a time. Where no signalling NaN can reach
+** the output as one (only_quieted; an output of arithmetic), the
+** conversions need not keep it signalling, and run faster (the _nq
+** helpers). Assumes P's values and store are set.
+*/
+static void
+choose_f16_lines(struct plan *p, const struct plan_request *rq)
+{
+	const struct plan_loop *in = p->nloops > 0 ? &p->loop[p->nloops - 1] : NULL;
+	int any;
+
+	if (!rq->target->f16_convert || rq->target->vector_bytes == 0 || rq->target->small_code
+	    || rq->goal != GOAL_SPEED
+	    || p->strategy != PLAN_LOOPS || !in || in->extent < PLAN_F16_LINE
+	    || p->stream == STREAM_ASKED)
+		return;
+	p->f16_out_line = rq->out_dtype->compute && p->store == STORE_F16 && in->stride[p->nin] == 1;
+	any = p->f16_out_line;
+	for (int i = 0; i < p->nin; i++) {
+		struct plan_read *r = &p->read[i];
+
+		r->staged = r->widen && r->uses > 0 && in->stride[p->inplace && i == 0 ? p->nin : i] == 1;
+		r->quiet = r->staged && only_quieted(p, i);
+		any |= r->staged;
+	}
+	if (!any)
+		return;
+	p->f16_line = PLAN_F16_LINE;
+	p->f16_out_quiet = p->f16_out_line && quiets_nan(&p->value[p->nvalues - 1]);
+	p->f16_not_streamed = p->stream == STREAM_SIZED;
+	p->stream = STREAM_NONE;
+}
+
 /* Make loop K of P the loop ORDER[K] was, ORDER a permutation of them. */
 static void
 permute(struct plan *p, const int *order)
@@ -1250,6 +1324,7 @@ plan_build(struct plan *p, const struct bcast *b, const struct plan_request *rq,
 	}
 	p->contract = fma == (FMA_MULTIPLY | FMA_ADD);
 	mark_constant_args(p);
+	choose_f16_lines(p, rq);
 	derive(p);
 	lower_code(p, b);
 	return 0;

@@ -34,6 +34,9 @@
 				   it saves (make size: 7.0 instructions an element
 				   against 6.4 unsplit on the Cortex-M4F) */
 #define PLAN_SIZE32_MAX UINT32_MAX	/* elements a 32-bit size_t counts */
+#define PLAN_F16_LINE 64	/* f16 elements converted at a time, where the target
+				   converts in hardware: 8 of its conversions an
+				   operand, and a float loop of 4 AVX-512 vectors */
 
 enum plan_strategy {
 	PLAN_AUTO,		/* unroll up to the limit; else a block when the
@@ -135,6 +138,10 @@ struct plan_read {
 	int into_local;		/* into a local once there; else at each use */
 	int via_output;		/* in place: read through the output's pointer */
 	int widen;		/* f16: its stored bits become a float value when read */
+	int staged;		/* f16, in the innermost loop: a line of its elements is
+				   converted to floats at once (plan f16_line) */
+	int quiet;		/* staged, and every value reading it quiets a signalling
+				   NaN: its conversion need not keep one signalling */
 	int uses;		/* how many times the value uses it */
 };
 
@@ -253,7 +260,11 @@ enum code_at_kind {
 	AT_OFFSET,		/* the element OFFSET elements on from the pointer */
 	AT_INDEX,		/* the element STRIDE times the counter of LOOP on (the
 				   counter plus the lane of a line, with LANE) */
-	AT_LINE			/* the line's element at the lane */
+	AT_LINE,		/* the line's element at the lane */
+	AT_STAGED,		/* the input's float of the line at the lane: its f16
+				   elements converted at once */
+	AT_FLOAT_LINE		/* the float line's element at the lane, the line
+				   converted to f16 at once when stored */
 };
 
 struct code_at {
@@ -282,7 +293,15 @@ enum code_kind {
 	CODE_STREAM,		/* BODY, with the head: the elements of loop LOOP, of TO,
 				   before a line boundary of POINTER */
 	CODE_LINES,		/* the whole lines of loop LOOP, up to TO: BODY computes a
-				   line of LINE elements, stored around the cache at POINTER */
+				   line of LINE elements, stored around the cache at POINTER;
+				   with CONVERT, f16 lines from 0 instead: the inputs'
+				   converted to floats by BODY's CODE_WIDEN items, and
+				   the floats BODY computes converted to f16 at POINTER
+				   where NARROW (QUIET: never a signalling NaN), else
+				   BODY stores the output */
+	CODE_WIDEN,		/* input OPERAND's LINE f16 elements from AT converted
+				   to floats at once (QUIET: a signalling NaN may
+				   become quiet) */
 	CODE_IF,		/* BODY where the target streams (in a hosted build, with
 				   HOSTED), else ORELSE */
 	CODE_FENCE,		/* the streaming stores made visible */
@@ -313,7 +332,10 @@ struct code_item {
 	int elements;			/* CODE_LOOP */
 	int hosted;			/* CODE_IF */
 	uint64_t to;			/* a loop's bound: its counter stays below it */
-	int line;			/* CODE_LINES */
+	int line;			/* CODE_LINES, CODE_WIDEN */
+	int convert, narrow;		/* CODE_LINES */
+	int quiet;			/* CODE_LINES (narrow), CODE_WIDEN: no signalling NaN
+					   is kept, none can reach the output */
 	int pointer, from;		/* pointers: numbers in the plan's */
 	struct code_at at;		/* CODE_LOCAL, CODE_STORE */
 	struct code_at *reads;		/* CODE_TEMP, CODE_STORE: one an input */
@@ -369,6 +391,14 @@ struct plan {
 					   the output with non-temporal stores */
 	int line;			/* output elements in a cache line of the target
 					   (one with non-temporal stores; else 0) */
+	int f16_line;			/* the innermost loop converts its f16 data a line
+					   of this many elements at a time (PLAN_F16_LINE),
+					   in hardware where the compiler targets it; 0: one
+					   element at a time */
+	int f16_out_line;		/* f16_line, and the output is f16 */
+	int f16_out_quiet;		/* f16_out_line, and the value stored is never a
+					   signalling NaN: its conversion need not keep one */
+	int f16_not_streamed;		/* f16_line took the place of streaming past the cache */
 	uint64_t bytes;			/* the data: the inputs' elements and the output's */
 	int reordered;			/* not in the order of the result's dimensions */
 	enum plan_goal goal;		/* what auto aimed for */

@@ -36,6 +36,23 @@
 #include <stdint.h>
 
 /*
+ * BC_LINE_LOOP goes before the loop that computes a line's elements, of
+ * a streamed line (bc_stream.h) or of a line of converted f16s.  At
+ * -O3 gcc writes out a loop this short before it vectorizes loops, and
+ * the straight-line code it leaves is vectorized only where no element
+ * chooses between two values: a NaN-propagating maximum or a where then
+ * runs an element at a time, several times slower than a plain loop.
+ * Kept a loop ("GCC unroll 1", which clang reads too),
+ * it is vectorized as a loop, at every level.  BC_LINE_LOOP_OFF takes
+ * the pragma away (t140 shows what it does).
+ */
+#if defined(__GNUC__) && !defined(__INTEL_COMPILER) && !defined(BC_LINE_LOOP_OFF)
+#define BC_LINE_LOOP _Pragma("GCC unroll 1")
+#else
+#define BC_LINE_LOOP
+#endif
+
+/*
  * BC_LOOPS(N) marks a kernel with loops: gcc is asked to start each loop
  * on an N-byte boundary (not under -Os), N the target's instruction fetch
  * block (bcastgen's target table).  A short loop body that straddles one
@@ -1019,25 +1036,27 @@ static inline bc_f16 bc_f32_to_f16(float f)
 	return (bc_f16)(sign | h);
 }
 #else
-/* As bc_f16_to_f32: masks, and int32_t compares |f|. */
+/* As bc_f16_to_f32: masks, and int32_t compares |f|.  The cases are
+ * selected in a 32-bit word whose bits 28..13 are the f16, shifted down
+ * once at the end: selected at 16 bits, as gcc otherwise does, each mask
+ * is narrowed by SSE2's shuffles, and the conversion runs at half the
+ * speed. */
 static inline bc_f16 bc_f32_to_f16(float f)
 {
 	uint32_t u = bc__f32_bits(f);
-	uint32_t sign = (u >> 16) & 0x8000u;
 	int32_t a = (int32_t)(u & 0x7fffffffu);                 /* |f| */
-	int32_t normal = (int32_t)(((uint32_t)a - 0x38000000u + 0xfffu +
-		(((uint32_t)a >> 13) & 1u)) >> 13);             /* at most 0x7ffff */
+	uint32_t normal = (uint32_t)a - 0x38000000u + 0xfffu + (((uint32_t)a >> 13) & 1u);
 	uint32_t is_tiny = 0u - (uint32_t)(a < 0x38800000);     /* < 2^-14 */
-	uint32_t tiny = bc__f32_bits(bc__bits_f32((uint32_t)a & is_tiny) + 0.5f) - 0x3f000000u;
-	uint32_t payload = (uint32_t)(a >> 13) & 0x3ffu;
-	uint32_t nan = 0x7c00u | payload | (uint32_t)(payload == 0u);
-	uint32_t is_inf = 0u - (uint32_t)(normal > 0x7c00);     /* >= 65520 */
+	uint32_t tiny = (bc__f32_bits(bc__bits_f32((uint32_t)a & is_tiny) + 0.5f) - 0x3f000000u) << 13;
+	uint32_t payload = (uint32_t)a & 0x007fe000u;
+	uint32_t nan = 0x0f800000u | payload | (uint32_t)(payload == 0u) << 13;
+	uint32_t is_inf = 0u - (uint32_t)(a >= 0x477ff000);     /* >= 65520 */
 	uint32_t is_nan = 0u - (uint32_t)(a > 0x7f800000);
-	uint32_t h = ((uint32_t)normal & ~is_inf) | (0x7c00u & is_inf);
+	uint32_t x = (normal & ~is_inf) | (0x0f800000u & is_inf);
 
-	h = (tiny & is_tiny) | (h & ~is_tiny);
-	h = (nan & is_nan) | (h & ~is_nan);
-	return (bc_f16)(sign | h);
+	x = (tiny & is_tiny) | (x & ~is_tiny);
+	x = (nan & is_nan) | (x & ~is_nan);
+	return (bc_f16)((x | (u & 0x80000000u) >> 3) >> 13);
 }
 #endif
 
@@ -1078,6 +1097,95 @@ static inline float bc_round_f16(float f)
 {
 	return bc_f16_to_f32(bc_f32_to_f16(f));
 }
+
+/*
+ * bc_f16_to_f32_n(dst, src, n) and bc_f32_to_f16_n(dst, src, n): N
+ * elements converted as bc_f16_to_f32 and bc_f32_to_f16 do, bit for bit;
+ * N a multiple of 8.  A kernel that converts its f16 data a line at a
+ * time calls them.  Where the compiler targets x86's F16C and AVX2
+ * (-mf16c -mavx2, -march=x86-64-v3 and later, -march=native on such a
+ * machine), eight at a time by the conversion instructions (BC_F16_HW
+ * is 1), which round to nearest, ties to even, whatever the rounding
+ * mode.  Those make a signalling NaN quiet; NumPy keeps it signalling
+ * (and gives a NaN whose top 10 payload bits are 0 payload 1), so a few
+ * masks after each conversion put that back.  Elsewhere, or where
+ * BC_F16_PORTABLE is defined, the portable conversions in a loop.
+ *
+ * bc_f16_to_f32_nq and bc_f32_to_f16_nq leave those masks out, about
+ * half the work: a signalling NaN may come out quiet.  A kernel calls
+ * them only where that cannot show: for f16s whose every use makes a
+ * NaN quiet anyway (arithmetic) or sees both kinds alike (comparisons),
+ * and for floats computed by arithmetic, never a signalling NaN.
+ */
+#if defined(__F16C__) && defined(__AVX2__) && !defined(BC_F16_PORTABLE)
+#define BC_F16_HW 1
+#include <immintrin.h>
+
+/* The 8 f16s at SRC as floats at DST; with KEEP, a signalling NaN stays one. */
+static inline void bc__f16x8_to_f32(float *dst, const bc_f16 *src, int keep)
+{
+	__m128i h = _mm_loadu_si128((const __m128i *)(const void *)src);
+	__m256 f = _mm256_cvtph_ps(h);
+
+	if (keep) {
+		/* signalling NaN: exponent all ones, quiet bit clear, payload not 0 */
+		__m128i nan_top = _mm_cmpeq_epi16(_mm_and_si128(h, _mm_set1_epi16(0x7e00)),
+		                                  _mm_set1_epi16(0x7c00));
+		__m128i no_payload = _mm_cmpeq_epi16(_mm_and_si128(h, _mm_set1_epi16(0x01ff)),
+		                                     _mm_setzero_si128());
+		__m256i snan = _mm256_cvtepi16_epi32(_mm_andnot_si128(no_payload, nan_top));
+		__m256i quiet_bit = _mm256_and_si256(snan, _mm256_set1_epi32(0x00400000));
+
+		f = _mm256_andnot_ps(_mm256_castsi256_ps(quiet_bit), f);
+	}
+	_mm256_storeu_ps(dst, f);
+}
+
+/* The 8 floats at SRC as f16s at DST; with KEEP, a signalling NaN stays one. */
+static inline void bc__f32x8_to_f16(bc_f16 *dst, const float *src, int keep)
+{
+	__m256 f = _mm256_loadu_ps(src);
+	__m128i h = _mm256_cvtps_ph(f, _MM_FROUND_TO_NEAREST_INT);
+
+	if (keep) {
+		__m256i u = _mm256_castps_si256(f);
+		__m256i is_nan = _mm256_cmpgt_epi32(_mm256_and_si256(u, _mm256_set1_epi32(0x7fffffff)),
+		                                    _mm256_set1_epi32(0x7f800000));
+		__m256i no_quiet = _mm256_cmpeq_epi32(_mm256_and_si256(u, _mm256_set1_epi32(0x00400000)),
+		                                      _mm256_setzero_si256());
+		__m256i snan32 = _mm256_and_si256(is_nan, no_quiet);
+		__m128i snan = _mm_packs_epi32(_mm256_castsi256_si128(snan32),
+		                               _mm256_extracti128_si256(snan32, 1));
+		__m128i empty;
+
+		h = _mm_andnot_si128(_mm_and_si128(snan, _mm_set1_epi16(0x0200)), h);
+		empty = _mm_cmpeq_epi16(_mm_and_si128(h, _mm_set1_epi16(0x03ff)), _mm_setzero_si128());
+		h = _mm_or_si128(h, _mm_and_si128(_mm_and_si128(snan, empty), _mm_set1_epi16(1)));
+	}
+	_mm_storeu_si128((__m128i *)(void *)dst, h);
+}
+
+#define BC__F16_N(name, to, from, x8, one, keep)                              \
+static inline void name(to *dst, const from *src, size_t n)                  \
+{                                                                             \
+	size_t k;                                                                \
+	for (k = 0; k < n; k += 8)                                               \
+		x8(dst + k, src + k, keep);                                          \
+}
+#else
+#define BC_F16_HW 0
+#define BC__F16_N(name, to, from, x8, one, keep)                              \
+static inline void name(to *dst, const from *src, size_t n)                  \
+{                                                                             \
+	size_t k;                                                                \
+	for (k = 0; k < n; k++)                                                  \
+		dst[k] = one(src[k]);                                                \
+}
+#endif
+BC__F16_N(bc_f16_to_f32_n, float, bc_f16, bc__f16x8_to_f32, bc_f16_to_f32, 1)
+BC__F16_N(bc_f16_to_f32_nq, float, bc_f16, bc__f16x8_to_f32, bc_f16_to_f32, 0)
+BC__F16_N(bc_f32_to_f16_n, bc_f16, float, bc__f32x8_to_f16, bc_f32_to_f16, 1)
+BC__F16_N(bc_f32_to_f16_nq, bc_f16, float, bc__f32x8_to_f16, bc_f32_to_f16, 0)
 
 /*
  * np.maximum, np.minimum, np.fmax and np.fmin for float16, on floats that

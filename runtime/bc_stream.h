@@ -16,6 +16,7 @@
  *
  * BC_STREAM is 1 where this header has streaming stores, else 0: the
  * kernel then runs its ordinary loop, with the same results bit for bit.
+ * BC_LINE_LOOP (bc.h) goes before the loop that computes a line.
  * x86 with SSE2, AVX or AVX-512: their intrinsics, a whole line at a
  * time.  Elsewhere, compilers with __builtin_nontemporal_store (clang):
  * the builtin, an element at a time.  Define BC_NO_STREAM to turn them
@@ -66,22 +67,6 @@
 #endif
 
 #define BC_STREAM_LINE 64	/* bytes a streaming store group writes */
-
-/*
- * BC_LINE_LOOP goes before the loop that computes a line's elements.  At
- * -O3 gcc writes out a loop this short before it vectorizes loops, and
- * the straight-line code it leaves is vectorized only where no element
- * chooses between two values: a NaN-propagating maximum or a where then
- * runs an element at a time, several times slower than the kernel that
- * does not stream.  Kept a loop ("GCC unroll 1", which clang reads too),
- * it is vectorized as a loop, at every level.  BC_LINE_LOOP_OFF takes
- * the pragma away (t140 shows what it does).
- */
-#if defined(__GNUC__) && !defined(__INTEL_COMPILER) && !defined(BC_LINE_LOOP_OFF)
-#define BC_LINE_LOOP _Pragma("GCC unroll 1")
-#else
-#define BC_LINE_LOOP
-#endif
 
 #if BC_STREAM
 /*

@@ -213,7 +213,7 @@ end
 -- "x_0[3]", "*x", "x[i1 * 4]", "x[(i1 + lane) * 4]", "line[lane]": the
 -- element AT.
 local function element(at)
-  if at.kind == "line" then return line_name() .. "[" .. lane_name() .. "]" end
+  if at.kind == "line" or at.kind == "float_line" then return line_name() .. "[" .. lane_name() .. "]" end
   local p = pointer(at.pointer)
   if at.kind == "pointer" then return "*" .. p end
   if at.kind == "offset" then return p .. "[" .. at.offset .. "]" end
@@ -223,13 +223,25 @@ local function element(at)
   return p .. "[" .. (at.lane and "(" .. i .. ")" or i) .. " * " .. at.stride .. "]"
 end
 
+-- "x_f": the floats a line of input I's f16 elements is converted to.
+local function staged_name(i)
+  local op = operands[i].name
+  return declare(op .. "_f", "the floats of a line of " .. op .. " in kernel '" .. name .. "'")
+end
+
+-- Input I's value at AT: its line's float, or its element, widened if f16.
+local function input_value(i, at)
+  if at.kind == "staged" then return staged_name(i) .. "[" .. lane_name() .. "]" end
+  return widened(i, element(at))
+end
+
 -- A function that spells a read of an input as READS say: its local,
--- or its element, widened if f16.
+-- or its value at its place.
 local function reader(reads)
   return function(v)
     local at = reads[v.operand]
     if at.kind == "local" then return local_name(v.operand) end
-    return widened(v.operand, element(at))
+    return input_value(v.operand, at)
   end
 end
 
@@ -247,7 +259,7 @@ local statements = {
   end,
   ["local"] = function(it)
     local i = it.operand
-    return "const " .. vtype(operands[i].dtype) .. " " .. local_name(i) .. " = " .. widened(i, element(it.at)) .. ";"
+    return "const " .. vtype(operands[i].dtype) .. " " .. local_name(i) .. " = " .. input_value(i, it.at) .. ";"
   end,
   -- with the text it computes as a comment, unless it is a temporary
   -- only to keep the code shallow
@@ -257,8 +269,16 @@ local statements = {
     local t = declare("t" .. v.temp, "a value kernel '" .. name .. "' computes once")
     return "const " .. vtype(v.type) .. " " .. t .. " = " .. spell(values, it.value, reader(it.reads), true).text .. ";" .. note
   end,
+  -- into a float line as computed: the line is converted to f16 at once
   store = function(it)
-    return element(it.at) .. " = " .. narrowed(spell(values, it.value, reader(it.reads)).text) .. ";"
+    local e = spell(values, it.value, reader(it.reads)).text
+    return element(it.at) .. " = " .. (it.at.kind == "float_line" and e or narrowed(e)) .. ";"
+  end,
+  -- "bc_f16_to_f32_n(x_f, x_1 + i2, 64);": a line of f16s converted at
+  -- once (_nq: a signalling NaN may become quiet)
+  widen = function(it)
+    return "bc_f16_to_f32_n" .. (it.quiet and "q" or "") .. "(" .. staged_name(it.operand) .. ", " .. pointer(it.at.pointer) .. " + "
+      .. counter(it.at.loop) .. ", " .. it.line .. ");"
   end,
   fence = function() return "bc_stream_fence();" end,
   unused = function(it) return "(void)" .. parameter(it.operand) .. ";" end,
@@ -325,14 +345,25 @@ blocks = {
     spell_code(it.body, depth + 1, into)
     into[#into + 1] = tabs .. "}"
   end,
-  -- whole lines, each computed into a line and stored around the cache
+  -- whole lines, each computed into a line and stored around the cache;
+  -- or, converting f16, each input's converted to floats first, and the
+  -- floats computed converted to the output at once
   lines = function(it, depth, into)
     local tabs, i, line = string.rep("\t", depth), counter(it.loop), line_name()
-    into[#into + 1] = tabs .. "for (; " .. i .. " + " .. it.line .. " <= " .. it.to .. "; " .. i .. " += " .. it.line .. ") {"
-    into[#into + 1] = tabs .. "\t" .. ctype(out_dtype) .. " " .. line .. "[" .. it.line .. "];"
+    local buffers = {}
+    for _, b in ipairs(it.body) do
+      if b.kind == "widen" then buffers[#buffers + 1] = staged_name(b.operand) .. "[" .. it.line .. "]" end
+    end
+    if not it.convert or it.narrow then buffers[#buffers + 1] = line .. "[" .. it.line .. "]" end
+    into[#into + 1] = tabs .. "for (" .. (it.convert and i .. " = 0" or "") .. "; " .. i .. " + " .. it.line .. " <= " .. it.to .. "; " .. i .. " += " .. it.line .. ") {"
+    into[#into + 1] = tabs .. "\t" .. (it.convert and "float" or ctype(out_dtype)) .. " " .. table.concat(buffers, ", ") .. ";"
     into[#into + 1] = tabs .. "\tsize_t " .. lane_name() .. ";"
     spell_code(it.body, depth + 1, into)
-    into[#into + 1] = tabs .. "\tbc_stream_line_" .. out_dtype .. "(" .. pointer(it.pointer) .. " + " .. i .. ", " .. line .. ");"
+    if not it.convert then
+      into[#into + 1] = tabs .. "\tbc_stream_line_" .. out_dtype .. "(" .. pointer(it.pointer) .. " + " .. i .. ", " .. line .. ");"
+    elseif it.narrow then
+      into[#into + 1] = tabs .. "\tbc_f32_to_f16_n" .. (it.quiet and "q" or "") .. "(" .. pointer(it.pointer) .. " + " .. i .. ", " .. line .. ", " .. it.line .. ");"
+    end
     into[#into + 1] = tabs .. "}"
   end,
   -- where the target has streaming stores (BC_STREAM, bc_stream.h)

@@ -26,12 +26,25 @@
  *   in.T.h                  for T in i8 .. u64: integers to convert to f16
  * Writes to OUTDIR out.T.OP (results of bc_OP_T on the pairs), out.T.u.OP
  * and out.T.x.OP (the exact helpers), out.f2.T, out.f2f.T, out.wrap.T,
- * out.ref, and for f16 the files that check_f16_conv and check_f16_ops
- * name.
+ * out.ref, and for f16:
+ *   out.f16.f32, out.f16.back   every f16 to float and back, a line at a
+ *                               time (bc_f16_to_f32_n, bc_f32_to_f16_n)
+ *   out.f16.f32s, out.f16.backs the same one at a time (bc_f16_to_f32,
+ *                               bc_f32_to_f16)
+ *   out.f32.h, out.f32.hs       in.f32.h to f16, a line at a time, one at
+ *                               a time
+ *   out.f32.round, out.f64.h    in.f32.h through bc_round_f16, in.f64.h
+ *                               through bc_f64_to_f16
+ *   out.f16.hw                  text: BC_F16_HW, 1 where the line
+ *                               helpers use F16C instructions, else 0
+ *   out.f32.every               with --every-float (check_every_float)
+ * and the files that check_f16_ops names.
  *
  * Built with -DBC_PORTABLE_MATH too, so that bc.h's portable code is
- * checked on the host as well as the instructions it uses there, and with
- * -DBC_F16_INTEGER, so that both forms of the f16 conversions are.
+ * checked on the host as well as the instructions it uses there, with
+ * -DBC_F16_INTEGER, so that both forms of the f16 conversions are, and
+ * where the CPU has them with -mf16c -mavx2, so that the line helpers'
+ * F16C form is.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -242,13 +255,39 @@ static void check_conv(void)
 	free(u);
 }
 
+/* DST[0..N) = SRC's f16s as floats, a line at a time: the multiple of 8
+ * by bc_f16_to_f32_n, the rest by bc_f16_to_f32, as a kernel does. */
+static void h_to_f32_line(float *dst, const bc_f16 *src, size_t n)
+{
+	size_t m = n - n % 8, i;
+
+	bc_f16_to_f32_n(dst, src, m);
+	for (i = m; i < n; i++)
+		dst[i] = bc_f16_to_f32(src[i]);
+}
+
+/* DST[0..N) = SRC's floats as f16s, a line at a time: the multiple of 8
+ * by bc_f32_to_f16_n, the rest by bc_f32_to_f16, as a kernel does. */
+static void f32_to_h_line(bc_f16 *dst, const float *src, size_t n)
+{
+	size_t m = n - n % 8, i;
+
+	bc_f32_to_f16_n(dst, src, m);
+	for (i = m; i < n; i++)
+		dst[i] = bc_f32_to_f16(src[i]);
+}
+
 /*
- * f16 conversions: every f16 to float and back (out.f16.f32,
- * out.f16.back), floats and doubles to f16 (out.f32.h, out.f64.h) and
- * floats rounded to f16 (out.f32.round).
+ * f16 conversions: every f16 to float and back, a line at a time
+ * (out.f16.f32, out.f16.back: h_to_f32_line, f32_to_h_line) and one at a
+ * time (out.f16.f32s, out.f16.backs: bc_f16_to_f32, bc_f32_to_f16);
+ * floats to f16 the same two ways (out.f32.h, out.f32.hs), doubles to
+ * f16 (out.f64.h), floats rounded to f16 (out.f32.round), and BC_F16_HW
+ * (out.f16.hw), which says which form the line helpers have.
  */
 static void check_f16_conv(void)
 {
+	char hw[8];
 	size_t len, n, i;
 	bc_f16 *h = (bc_f16 *)slurp("in.f16.u", &len);
 	uint32_t *o32;
@@ -256,19 +295,28 @@ static void check_f16_conv(void)
 	float *of, *f;
 	double *d;
 
+	snprintf(hw, sizeof hw, "%d\n", BC_F16_HW);
+	spit("out.f16.hw", hw, strlen(hw));
+
 	n = len / sizeof(bc_f16);
 	o32 = (uint32_t *)malloc(n * sizeof(uint32_t) + 1);
 	o16 = (bc_f16 *)malloc(n * sizeof(bc_f16) + 1);
-	if (!o32 || !o16)
+	of = (float *)malloc(n * sizeof(float) + 1);
+	if (!o32 || !o16 || !of)
 		die("out of memory for", "in.f16.u");
+	h_to_f32_line(of, h, n);
+	f32_to_h_line(o16, of, n);
+	spit("out.f16.f32", of, n * sizeof(float));
+	spit("out.f16.back", o16, n * sizeof(bc_f16));
 	for (i = 0; i < n; i++) {
 		o32[i] = bc__f32_bits(bc_f16_to_f32(h[i]));
 		o16[i] = bc_f32_to_f16(bc__bits_f32(o32[i]));
 	}
-	spit("out.f16.f32", o32, n * sizeof(uint32_t));
-	spit("out.f16.back", o16, n * sizeof(bc_f16));
+	spit("out.f16.f32s", o32, n * sizeof(uint32_t));
+	spit("out.f16.backs", o16, n * sizeof(bc_f16));
 	free(o32);
 	free(o16);
+	free(of);
 	free(h);
 
 	f = (float *)slurp("in.f32.h", &len);
@@ -277,11 +325,13 @@ static void check_f16_conv(void)
 	of = (float *)malloc(n * sizeof(float) + 1);
 	if (!o16 || !of)
 		die("out of memory for", "in.f32.h");
+	f32_to_h_line(o16, f, n);
+	spit("out.f32.h", o16, n * sizeof(bc_f16));
 	for (i = 0; i < n; i++) {
 		o16[i] = bc_f32_to_f16(f[i]);
 		of[i] = bc_round_f16(f[i]);
 	}
-	spit("out.f32.h", o16, n * sizeof(bc_f16));
+	spit("out.f32.hs", o16, n * sizeof(bc_f16));
 	spit("out.f32.round", of, n * sizeof(float));
 	free(o16);
 	free(of);
@@ -300,16 +350,18 @@ static void check_f16_conv(void)
 }
 
 /*
- * bc_f32_to_f16 of every float, as checksums: for each of the 65536 runs
- * of floats whose bits share their top 16, the sum of the f16s and the
- * sum of each f16 times its place in the run plus one, both mod 2^32
- * (out.f32.every, 2 uint32s a run).  A build with the other form of the
- * conversions must write the same bytes; one f16 that differs changes
- * the first sum.  The conversions of a run go through a buffer, so that
- * the loop vectorizes as a kernel's does.
+ * bc_f32_to_f16_n of every float, as checksums: for each of the 65536
+ * runs of floats whose bits share their top 16, the sum of the f16s and
+ * the sum of each f16 times its place in the run plus one, both mod 2^32
+ * (out.f32.every, 2 uint32s a run).  A build with another form of the
+ * conversions (with branches, or F16C's) must write the same bytes; one
+ * f16 that differs changes the first sum.  Each run is converted as one
+ * line of 65536, from a buffer of floats to one of f16s, as a kernel
+ * converts a line.
  */
 static void check_every_float(void)
 {
+	static float line[65536];
 	static bc_f16 run[65536];
 	uint32_t *sums = (uint32_t *)malloc(2 * 65536 * sizeof(uint32_t));
 	uint32_t top, i;
@@ -320,7 +372,8 @@ static void check_every_float(void)
 		uint32_t sum = 0, weighted = 0;
 
 		for (i = 0; i < 65536; i++)
-			run[i] = bc_f32_to_f16(bc__bits_f32(top << 16 | i));
+			line[i] = bc__bits_f32(top << 16 | i);
+		bc_f32_to_f16_n(run, line, 65536);
 		for (i = 0; i < 65536; i++) {
 			sum += run[i];
 			weighted += run[i] * (i + 1u);

@@ -32,7 +32,13 @@ first test checks that every op's helpers are checked, or says why not.
      against NumPy's casts and broadcast strides;
    - f16: conversions to and from f16 bit for bit against astype (all
      65536 f16s, every tie between f16s and its neighbours, NaN
-     payloads, random floats and doubles, double rounding traps), and
+     payloads, random floats and doubles, double rounding traps), a line
+     at a time (bc_f16_to_f32_n, bc_f32_to_f16_n) and one at a time, in
+     every build, one of them with -mf16c -mavx2 where the CPU has those
+     (the line helpers then use the F16C instructions: BC_F16_HW, which
+     is checked); every one of the 2^32 floats to f16 the same in the
+     builds of each form of the conversions (branch-free, with branches,
+     F16C); and
      each operation computed as kernels do it (convert to float, compute,
      round back) against NumPy's float16 ufuncs: every f16 against edge
      values both ways plus random pairs (in the -O2 build only: they are
@@ -1171,6 +1177,20 @@ def has_sse41():
         return False
 
 
+def has_f16c_avx2():
+    """Whether this is x86-64 with F16C and AVX2 (bc.h's line
+    conversions of f16 then use vcvtph2ps/vcvtps2ph: BC_F16_HW)."""
+    try:
+        with open("/proc/cpuinfo") as f:
+            for l in f:
+                if l.startswith("flags"):
+                    flags = l.split(":", 1)[-1].split()
+                    return "f16c" in flags and "avx2" in flags
+    except OSError:
+        pass
+    return False
+
+
 def body(tap, tmp):
     compile_checks(tap, tmp)
     freestanding_checks(tap, tmp)
@@ -1222,8 +1242,9 @@ def body(tap, tmp):
     # the exact binary helpers' pairs) only in the plain -O2 build; the
     # others see the same helpers on the smaller inputs (the sanitizers),
     # or differ only in sqrt, floor and ceil (portable code, SSE4.1), or
-    # in the form of the f16 conversions (branch-free, or with branches and
-    # integers only), which both convert every float (--every-float)
+    # in the form of the f16 conversions (branch-free, with branches and
+    # integers only, or F16C instructions in the line helpers), which all
+    # convert every float (--every-float)
     builds = [
         ("asan+ubsan", ["-fsanitize=address,undefined,float-cast-overflow",
                         "-fno-sanitize-recover=all", "-g"],
@@ -1239,6 +1260,12 @@ def body(tap, tmp):
     else:
         tap.skip("build runtime_check.c (-O2 -msse4.1)",
                  "this CPU has no SSE4.1")
+    if has_f16c_avx2():
+        builds.append(("-O2 -mf16c -mavx2", ["-mf16c", "-mavx2"],
+                       ["--quick", "--every-float"]))
+    else:
+        tap.skip("build runtime_check.c (-O2 -mf16c -mavx2)",
+                 "this CPU has no F16C and AVX2")
     outs = []
     env = dict(os.environ)
     env["ASAN_OPTIONS"] = "detect_leaks=0:abort_on_error=0"
@@ -1423,6 +1450,9 @@ def body(tap, tmp):
         tap.ok(good, "bc_wrap_%s matches uint64 astype (%d values; %s)" %
                (s, wr.size, names), diag)
 
+    check_f16_hw(tap, [(n, "-mf16c" in extra, os.path.join(od, "out.f16.hw"))
+                       for n, extra, _ in builds
+                       for bn, od, _ in outs if bn == n])
     check_f16_conv(tap, names, check_builds, h16u, f32h, f64h)
     check_every_float(tap, [(n, load(od, "out.f32.every", np.uint32, 2 * 65536))
                             for (n, _, args), (_, _, _, od) in zip(builds, results)
@@ -1482,10 +1512,34 @@ def same_bits(exp, ins, fmt=fmt_f16):
                                         out_fmt=out_fmt))
 
 
+def check_f16_hw(tap, ran):
+    """BC_F16_HW, as each build that ran wrote it to out.f16.hw: RAN
+    holds (build, whether it has -mf16c -mavx2, the file's path). It
+    must be 1 there (the line helpers use the F16C instructions) and 0
+    elsewhere (the portable conversions), so that each form is the one
+    checked."""
+    diag, hw = [], []
+    for name, f16c, path in ran:
+        try:
+            with open(path) as f:
+                got = f.read().strip()
+        except OSError as e:
+            got = str(e)
+        if got != ("1" if f16c else "0"):
+            diag.append("%s: BC_F16_HW is %s, not %d" % (name, got, f16c))
+        if f16c:
+            hw.append(name)
+    tap.ok(bool(ran) and not diag,
+           "BC_F16_HW is 1 in %s, 0 in %s (the line conversions' form)"
+           % (" and ".join(hw) or "no build",
+              " and ".join(n for n, f16c, _ in ran if not f16c)), diag)
+
+
 def check_every_float(tap, every):
-    """bc_f32_to_f16 of every float: EVERY holds (build, its checksums of
-    out.f32.every, or None) for the builds of both forms of the f16
-    conversions; they must be equal (runtime_check.c says how they are
+    """bc_f32_to_f16_n of every float: EVERY holds (build, its checksums
+    of out.f32.every, or None) for the builds of each form of the f16
+    conversions (branch-free, with branches, and where the CPU has them
+    F16C's); they must be equal (runtime_check.c says how they are
     made)."""
     first = every[0][1] if every else None
     diag = []
@@ -1496,10 +1550,12 @@ def check_every_float(tap, every):
             runs = np.nonzero((sums.reshape(-1, 2) != first.reshape(-1, 2)).any(axis=1))[0]
             diag.append("%s: differs from %s in the floats 0x%04x0000.. and %d other runs"
                         % (name, every[0][0], runs[0], runs.size - 1))
-    tap.ok(len(every) == 2 and not diag,
-           "bc_f32_to_f16 of every one of the 2^32 floats: the same f16s in "
-           "the branch-free form and with branches (checksums; %s)"
-           % " and ".join(n for n, _ in every), diag)
+    tap.ok(len(every) in (2, 3) and not diag,
+           "bc_f32_to_f16_n of every one of the 2^32 floats, a line of "
+           "65536 at a time: the same f16s in the branch-free form, with "
+           "branches%s (checksums; %s)"
+           % (" and with F16C" if len(every) == 3 else "",
+              " and ".join(n for n, _ in every)), diag)
 
 
 def check_f16_conv(tap, names, check_builds, u, f32h, f64h):
@@ -1508,26 +1564,33 @@ def check_f16_conv(tap, names, check_builds, u, f32h, f64h):
     floats and doubles to round."""
     fu = u.view(np.float16)
 
-    # conversions of all f16s to float and back
-    exp32 = fu.astype(np.float32)
-    good, diag = check_builds("out.f16.f32", np.uint32, u.size,
-                              *same_bits(exp32, [u], repr))
-    tap.ok(good, "bc_f16_to_f32 matches astype(np.float32) bit for bit on "
-           "all 65536 f16 bit patterns (%s)" % names, diag)
-    back = exp32.astype(np.float16)
-    good, diag = check_builds("out.f16.back", np.uint16, u.size,
-                              *same_bits(back, [u]))
-    tap.ok(good and np.array_equal(back.view(np.uint16), u),
-           "bc_f32_to_f16(bc_f16_to_f32(h)) == h, as NumPy, for all 65536 "
-           "f16 bit patterns, NaN payloads included (%s)" % names, diag)
-
+    # conversions of all f16s to float and back, and of the floats to
+    # f16: each a line at a time (the line helpers, their tails one at a
+    # time) into out.f16.f32 etc., one at a time into out.f16.f32s etc.
     ffmt = lambda v: fmt_float(v, np.uint32)
-    good, diag = check_builds("out.f32.h", np.uint16, f32h.size,
-                              *same_bits(f32h.astype(np.float16), [f32h],
-                                         ffmt))
-    tap.ok(good, "bc_f32_to_f16 matches astype(np.float16) bit for bit "
-           "(%d floats: every f16, every tie and its neighbours, 65520, "
-           "NaN payloads, random; %s)" % (f32h.size, names), diag)
+    exp32 = fu.astype(np.float32)
+    back = exp32.astype(np.float16)
+    for sfx, way, to32, to16 in (
+            ("", "a line at a time", "bc_f16_to_f32_n", "bc_f32_to_f16_n"),
+            ("s", "one at a time", "bc_f16_to_f32", "bc_f32_to_f16")):
+        good, diag = check_builds("out.f16.f32" + sfx, np.uint32, u.size,
+                                  *same_bits(exp32, [u], repr))
+        tap.ok(good, "f16 to float %s (%s) matches astype(np.float32) bit "
+               "for bit on all 65536 f16 bit patterns (%s)"
+               % (way, to32, names), diag)
+        good, diag = check_builds("out.f16.back" + sfx, np.uint16, u.size,
+                                  *same_bits(back, [u]))
+        tap.ok(good and np.array_equal(back.view(np.uint16), u),
+               "f16 to float and back %s (%s, %s) gives h, as NumPy, for "
+               "all 65536 f16 bit patterns, NaN payloads included (%s)"
+               % (way, to32, to16, names), diag)
+        good, diag = check_builds("out.f32.h" + sfx, np.uint16, f32h.size,
+                                  *same_bits(f32h.astype(np.float16), [f32h],
+                                             ffmt))
+        tap.ok(good, "float to f16 %s (%s) matches astype(np.float16) bit "
+               "for bit (%d floats: every f16, every tie and its "
+               "neighbours, 65520, NaN payloads, random; %s)"
+               % (way, to16, f32h.size, names), diag)
     good, diag = check_builds("out.f32.round", np.float32, f32h.size,
                               *same_bits(f32h.astype(np.float16)
                                          .astype(np.float32), [f32h], ffmt))
