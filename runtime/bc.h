@@ -908,9 +908,9 @@ typedef uint16_t bc_f16;
 #endif
 
 /*
- * The conversions between f16 and float come in two forms, each bit for
- * bit NumPy's (t050 checks that both give the same f16 for every float,
- * and NumPy's for every f16 and the edge cases):
+ * The conversions between f16 and float come in three forms, each bit
+ * for bit NumPy's (t050 checks that the first two give the same f16 for
+ * every float, and NumPy's for every f16 and the edge cases):
  *   - Where the compiler has float vectors (SSE2, NEON, RISC-V V with F,
  *     AltiVec, WebAssembly SIMD): no branch, so that a loop of
  *     conversions vectorizes.  Each case is computed and the right one
@@ -925,10 +925,25 @@ typedef uint16_t bc_f16;
  *   - Elsewhere, or where BC_F16_INTEGER is defined: integer operations
  *     and a branch per case, which on a scalar core runs about half the
  *     instructions (make size: 49 an element of an f16 add on the
- *     Cortex-M4F at -O2, against 103).  Helium is left out: gcc 12 does
- *     not vectorize the conversions for it, and clang 14 would vectorize
- *     f16 comparisons into its wrong compare of a NaN with a broadcast
- *     scalar (tests/t600-firmware.t, MISCOMPILED).
+ *     Cortex-M4F at -O2 without IEEE __fp16, against 103).  Helium is
+ *     left out: gcc 12 does not vectorize the conversions for it, and
+ *     clang 14 would vectorize f16 comparisons into its wrong compare of
+ *     a NaN with a broadcast scalar (tests/t600-firmware.t, MISCOMPILED).
+ *   - On an Arm M-profile core with an FPU (Cortex-M4F, M7, M33, M55)
+ *     whose compiler has IEEE __fp16 (gcc with -mfp16-format=ieee, or by
+ *     default where the core has half-precision arithmetic, as the M55;
+ *     clang always): the FPU's conversion instructions, VCVTB.F32.F16
+ *     and VCVTB.F16.F32, for finite values, and integer operations
+ *     behind a branch for infinities and NaNs (the instructions would
+ *     make a signalling NaN quiet).  make size: 23 instructions an
+ *     element of an f16 add on the Cortex-M4F at -O2, against 49
+ *     (clearing the quiet bit after the instructions with masks, with
+ *     no branch, ran 42).  Every M-profile FPU has these instructions,
+ *     but gcc 12 leaves the half-precision bit (2) out of __ARM_FP for a
+ *     single-precision FPU (4; clang 14 says 6), so that bit is not
+ *     tested.  Left out: clang with Helium, as clang 14 vectorizes a
+ *     loop of these conversions to f16 and drops the VCVTB of every
+ *     other lane.  BC_F16_PORTABLE keeps the other two forms.
  */
 #if !defined(BC_F16_INTEGER) && (defined(__SSE2__) || defined(__ARM_NEON) || \
 	(defined(__riscv_vector) && defined(__riscv_flen)) || defined(__ALTIVEC__) || \
@@ -936,6 +951,15 @@ typedef uint16_t bc_f16;
 #define BC__F16_BRANCHES 0
 #else
 #define BC__F16_BRANCHES 1
+#endif
+#if !defined(BC_F16_PORTABLE) && defined(__ARM_FP16_FORMAT_IEEE) && defined(__ARM_FP) && \
+	defined(__ARM_ARCH_PROFILE) && __ARM_ARCH_PROFILE == 'M' && \
+	!(defined(__clang__) && defined(__ARM_FEATURE_MVE))
+#define BC__F16_VCVT 1
+/* bc__fp16_bits(x): X's bits; bc__bits_fp16(u): the __fp16 whose bits are U. */
+BC__BIT_CASTS(fp16, __fp16, uint16_t)
+#else
+#define BC__F16_VCVT 0
 #endif
 
 /*
@@ -954,7 +978,18 @@ static inline float bc__f16_tiny(uint32_t m)
 	return bc__bits_f32(0x38800000u | m) - bc__bits_f32(0x38800000u);
 }
 
-#if BC__F16_BRANCHES
+#if BC__F16_VCVT
+/* The FPU's VCVTB.F32.F16 for finite values (exact, whatever FPSCR
+ * says: flush-to-zero never applies to a half-precision input); an
+ * infinity or NaN as the integer form below. */
+static inline float bc_f16_to_f32(bc_f16 h)
+{
+	if (((uint32_t)h & 0x7c00u) == 0x7c00u)         /* infinity, NaN */
+		return bc__bits_f32(((uint32_t)h & 0x8000u) << 16 | 0x7f800000u |
+		                    ((uint32_t)h & 0x3ffu) << 13);
+	return (float)bc__bits_fp16(h);
+}
+#elif BC__F16_BRANCHES
 static inline float bc_f16_to_f32(bc_f16 h)
 {
 	uint32_t sign = ((uint32_t)h & 0x8000u) << 16;
@@ -1005,7 +1040,31 @@ static inline float bc_f16_to_f32(bc_f16 h)
  * 1 + 2^-11, then 1; its nearest f16 is 1 + 2^-10), so bc_f64_to_f16
  * uses integer operations only.
  */
-#if BC__F16_BRANCHES
+#if BC__F16_VCVT
+/* The FPU's VCVTB.F16.F32 for all but NaN; a NaN as the integer form
+ * below.  That is NumPy's f16 wherever FPSCR.AHP is 0 (IEEE half
+ * precision, not Arm's alternative format, which has no infinity) and
+ * FPSCR.RMode is round to nearest, ties to even, as out of reset:
+ * FPDSCR resets to 0 and a new floating-point context takes FPSCR's
+ * AHP, DN, FZ and RMode from it (Armv7-M ARM, ExecuteFPCheck).  FPSCR.FZ
+ * does not matter: flush-to-zero never applies to a half-precision
+ * result (Arm ARM pseudocode: FPRound leaves N == 16 out; Armv8.1-M's
+ * FZ16 does not apply to conversions), and a subnormal float that it
+ * flushes gives +-0, which is NumPy's f16 for it too.  Nor does
+ * FPSCR.DN: no NaN reaches the instruction.  Unlike the integer form,
+ * the instruction sets FPSCR's cumulative flags (inexact, underflow,
+ * overflow). */
+static inline bc_f16 bc_f32_to_f16(float f)
+{
+	if (f != f) {
+		uint32_t u = bc__f32_bits(f);
+		uint32_t h = (u >> 13) & 0x3ffu;
+
+		return (bc_f16)((u >> 16 & 0x8000u) | 0x7c00u | h | (uint32_t)(h == 0));
+	}
+	return bc__fp16_bits((__fp16)f);
+}
+#elif BC__F16_BRANCHES
 static inline bc_f16 bc_f32_to_f16(float f)
 {
 	uint32_t u = bc__f32_bits(f);

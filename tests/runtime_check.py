@@ -350,10 +350,12 @@ def freestanding_file(prec):
     return "\n".join(L) + "\n"
 
 
-# The four firmware targets: name, compiler and flags.
+# The four firmware targets: name, compiler and flags (the Cortex-M4F's
+# with IEEE __fp16, so bc.h's f16 conversions are the FPU's VCVTB).
 TARGETS = [
     ("Cortex-M4F", "arm-none-eabi-gcc",
-     ["-mcpu=cortex-m4", "-mfpu=fpv4-sp-d16", "-mfloat-abi=hard", "-mthumb"]),
+     ["-mcpu=cortex-m4", "-mfpu=fpv4-sp-d16", "-mfloat-abi=hard", "-mthumb",
+      "-mfp16-format=ieee"]),
     ("Cortex-M0", "arm-none-eabi-gcc", ["-mcpu=cortex-m0", "-mthumb"]),
     ("rv32imac", "riscv64-unknown-elf-gcc", ["-march=rv32imac", "-mabi=ilp32"]),
     ("rv32imafc", "riscv64-unknown-elf-gcc",
