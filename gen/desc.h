@@ -41,6 +41,7 @@ struct desc {
 	int loop_order[SHAPE_MAX_RANK];	/* --loop-order: the plan's loops, outermost first */
 	int nloop_order;		/* 0: the planner's order */
 	enum plan_stream_ask stream;	/* --stream */
+	int parallel;			/* --parallel */
 	uint64_t cache_size;		/* --cache-size */
 	enum plan_goal goal;		/* --optimize */
 	enum lang lang;			/* --lang: of its explanation and messages */

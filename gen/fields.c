@@ -526,6 +526,14 @@ static const struct field fields[] = {
 		        "(default: when the data pass the cache size, in hosted\n"
 		        "builds), on or off",
 	}, {
+		.name = "parallel", .kind = FIELD_FLAG, .at = AT(parallel),
+		.help_at = 11,
+		.help = "share the outermost loop among threads (OpenMP, when\n"
+		        "built with -fopenmp) where the result has at least the\n"
+		        "target's parallel elements (--target list) and an\n"
+		        "outermost loop around another loop or a block; the\n"
+		        "same results",
+	}, {
 		.name = "cache_size", .kind = FIELD_SIZE, .at = AT(cache_size),
 		.hi = (long long)PLAN_CACHE_MAX,
 		.help_at = 12, .arg = "B",

@@ -122,6 +122,7 @@ kernel_plan(struct kernel *k, struct strbuf *err)
 		.loop_order = d->nloop_order ? d->loop_order : NULL,
 		.nloop_order = d->nloop_order,
 		.stream = d->stream,
+		.parallel = d->parallel,
 		.cache_size = d->cache_size,
 		.expr = &d->expr,
 		.dtype = d->dtype,

@@ -374,6 +374,7 @@ add_nest(struct lower *lw, struct code_list *list, int l, const struct bcast *b)
 	loop.kind = CODE_LOOP;
 	loop.loop = l;
 	loop.to = p->loop[l].extent;
+	loop.to_share = l == 0 && p->parallel == PARALLEL_YES;
 	loop.steps = xmalloc((size_t)(p->nin + 1) * sizeof *loop.steps);
 	for (int o = 0; o <= p->nin; o++)
 		if (p->loop[l].move[o] == MOVE_POINTER) {

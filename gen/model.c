@@ -415,6 +415,8 @@ push_item(lua_State *L, const struct code_item *it, const struct code_push *cp)
 			set_int(L, "from", 0);
 		if (it->to_head)
 			set_bool(L, "to_head", 1);
+		else if (it->to_share)
+			set_bool(L, "to_share", 1);
 		else
 			set_int(L, "to", (long long)it->to);
 		set_bool(L, "elements", it->elements);
@@ -541,6 +543,7 @@ model_push_kernel(lua_State *L, const struct kernel *k)
 {
 	static const char *const stores[] = {"as_is", "f16", "f16_f64"};
 	static const char *const streams[] = {"none", "sized", "asked"};
+	static const char *const parallels[] = {"not_asked", "yes", "one_core", "small", "one_loop"};
 	static const char *const whys[] = {"asked", "empty", "small", "odd", "short", "multiple",
 	                                   "no_block", "size", "scalar", "stream"};
 	const struct desc *d = k->desc;
@@ -603,6 +606,8 @@ model_push_kernel(lua_State *L, const struct kernel *k)
 	set_int(L, "f16_line", p->f16_line);
 	set_bool(L, "f16_quiet", p->f16_line && f16_quiet(p));
 	set_bool(L, "f16_not_streamed", p->f16_not_streamed);
+	set_str(L, "parallel", parallels[p->parallel]);
+	set_int(L, "parallel_min", (long long)d->target->parallel_min);
 	/* past what Lua's integers hold, the data are "more than" that */
 	set_int(L, "bytes", (long long)(p->bytes > LLONG_MAX ? LLONG_MAX : p->bytes));
 	set_bool(L, "bytes_past", p->bytes > LLONG_MAX);

@@ -1224,6 +1224,30 @@ choose_f16_lines(struct plan *p, const struct plan_request *rq)
 	p->stream = STREAM_NONE;
 }
 
+/*
+** Decide whether P, for RQ, shares its outermost loop among threads: as
+** --parallel asks, where the target has more than one core (its
+** parallel_min), the result has parallel_min elements at least, and the
+** outermost loop is a loop around another loop or around the block (the
+** innermost loop keeps its shape, its lines streamed or converted
+** included). Else say why not.
+*/
+static void
+choose_parallel(struct plan *p, const struct plan_request *rq)
+{
+	if (!rq->parallel)
+		p->parallel = PARALLEL_NOT_ASKED;
+	else if (rq->target->parallel_min == 0)
+		p->parallel = PARALLEL_ONE_CORE;
+	else if (p->count < rq->target->parallel_min)
+		p->parallel = PARALLEL_SMALL;
+	else if (!(p->strategy == PLAN_LOOPS && p->nloops >= 2)
+	         && !(p->strategy == PLAN_BLOCK && p->nloops > p->nblock))
+		p->parallel = PARALLEL_ONE_LOOP;
+	else
+		p->parallel = PARALLEL_YES;
+}
+
 /* Make loop K of P the loop ORDER[K] was, ORDER a permutation of them. */
 static void
 permute(struct plan *p, const int *order)
@@ -1325,6 +1349,7 @@ plan_build(struct plan *p, const struct bcast *b, const struct plan_request *rq,
 	p->contract = fma == (FMA_MULTIPLY | FMA_ADD);
 	mark_constant_args(p);
 	choose_f16_lines(p, rq);
+	choose_parallel(p, rq);
 	derive(p);
 	lower_code(p, b);
 	return 0;

@@ -81,6 +81,15 @@ enum plan_stream {
 	STREAM_ASKED		/* --stream on: on any target that has such stores */
 };
 
+/* --parallel: the outermost loop shared among threads, or why not. */
+enum plan_parallel {
+	PARALLEL_NOT_ASKED,
+	PARALLEL_YES,		/* the part function runs on each thread's share */
+	PARALLEL_ONE_CORE,	/* the target has one core (its parallel_min is 0) */
+	PARALLEL_SMALL,		/* fewer elements than the target's parallel_min */
+	PARALLEL_ONE_LOOP	/* no outermost loop around another loop */
+};
+
 /* How a loop moves one operand (or the output). */
 enum plan_move {
 	MOVE_NONE,		/* stride 0: the loop reads the same elements again */
@@ -285,7 +294,8 @@ enum code_kind {
 				   as READS say */
 	CODE_LOOP,		/* loop LOOP's counter (the lane of a line, with LANE) from 0
 				   (or from where it is, FROM_HERE) to TO (or to the head,
-				   TO_HEAD), moving the pointers of STEPS; BODY. ELEMENTS:
+				   TO_HEAD; or to the thread's share, TO_SHARE), moving
+				   the pointers of STEPS; BODY. ELEMENTS:
 				   its body is one element's statements */
 	CODE_ELEMENT,		/* one element written out: BODY, and where it is, WHERE:
 				   the values of the counters of loops LOOP on, or, with
@@ -329,6 +339,8 @@ struct code_item {
 	int value;			/* a value of the plan */
 	int bits;			/* CODE_COUNTERS */
 	int lane, from_here, to_head;	/* CODE_LOOP */
+	int to_share;			/* CODE_LOOP: to the thread's share of its iterations,
+					   a parameter of the part function (plan parallel) */
 	int elements;			/* CODE_LOOP */
 	int hosted;			/* CODE_IF */
 	uint64_t to;			/* a loop's bound: its counter stays below it */
@@ -399,6 +411,8 @@ struct plan {
 	int f16_out_quiet;		/* f16_out_line, and the value stored is never a
 					   signalling NaN: its conversion need not keep one */
 	int f16_not_streamed;		/* f16_line took the place of streaming past the cache */
+	enum plan_parallel parallel;	/* --parallel: whether the outermost loop is shared
+					   among threads, or why not */
 	uint64_t bytes;			/* the data: the inputs' elements and the output's */
 	int reordered;			/* not in the order of the result's dimensions */
 	enum plan_goal goal;		/* what auto aimed for */
@@ -436,6 +450,7 @@ struct plan_request {
 	const int *loop_order;			/* a permutation of the loops, or NULL */
 	int nloop_order;
 	enum plan_stream_ask stream;		/* --stream */
+	int parallel;				/* --parallel */
 	uint64_t cache_size;			/* --cache-size: bytes */
 	const struct expr *expr;		/* the computation, types checked */
 	const struct dtype *dtype;		/* the kernel's */

@@ -46,6 +46,10 @@ struct target {
 				   RISC-V back end before gcc 14): every load and
 				   operation moves above the first store, and
 				   callee-saved registers are saved to hold them */
+	uint64_t parallel_min;	/* --parallel: a kernel of this many elements or more
+				   shares its outermost loop among threads (below,
+				   starting them costs more than it saves); 0: never,
+				   the row has one core */
 	const char *about;	/* what the row is, for --target list */
 };
 

@@ -53,6 +53,31 @@
 #endif
 
 /*
+ * BC_PARALLEL is 1 where the kernel is built with OpenMP (-fopenmp) and
+ * BC_NO_PARALLEL is not defined: a kernel made with --parallel then runs
+ * its outermost loop on the threads of a parallel region (as many as
+ * OpenMP gives it: OMP_NUM_THREADS), each a run of its iterations, in
+ * order (bc_share); else on the calling thread alone.  The results are
+ * the same either way: each element is computed the same way, once.
+ */
+#if defined(_OPENMP) && !defined(BC_NO_PARALLEL)
+#define BC_PARALLEL 1
+#include <omp.h>
+
+/* [*FROM, *TO): the calling thread's share of N iterations, as even as can be. */
+static inline void bc_share(size_t n, size_t *from, size_t *to)
+{
+	size_t t = (size_t)omp_get_thread_num(), k = (size_t)omp_get_num_threads();
+	size_t each = n / k, more = n % k;
+
+	*from = each * t + (t < more ? t : more);
+	*to = *from + each + (t < more);
+}
+#else
+#define BC_PARALLEL 0
+#endif
+
+/*
  * BC_LOOPS(N) marks a kernel with loops: gcc is asked to start each loop
  * on an N-byte boundary (not under -Os), N the target's instruction fetch
  * block (bcastgen's target table).  A short loop body that straddles one

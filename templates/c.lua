@@ -204,6 +204,12 @@ local function lane_name()
   return declare("lane", "an element of a line in kernel '" .. name .. "'")
 end
 
+-- "share": the iterations of the outermost loop a thread runs, the part
+-- function's first parameter (--parallel).
+local function share_name()
+  return declare("share", "the iterations of kernel '" .. name .. "' a thread runs")
+end
+
 -- "x_v": the local that holds input I's value where the plan reads it once.
 local function local_name(i)
   local op = operands[i].name
@@ -310,8 +316,9 @@ blocks = {
     local tabs, i = string.rep("\t", depth), it.lane and lane_name() or counter(it.loop)
     local steps = {i .. "++"}
     for _, s in ipairs(it.steps) do steps[#steps + 1] = pointer(s.pointer) .. " += " .. s.by end
+    local bound = it.to_head and head_name() or it.to_share and share_name() or it.to
     local head = "for (" .. (it.from and i .. " = " .. it.from or "") .. "; " .. i .. " < "
-      .. (it.to_head and head_name() or it.to) .. "; " .. table.concat(steps, ", ") .. ")"
+      .. bound .. "; " .. table.concat(steps, ", ") .. ")"
     -- a line's loop stays a loop, which compilers vectorize (bc_stream.h)
     if it.lane then into[#into + 1] = tabs .. "BC_LINE_LOOP" end
     if it.elements and #it.body == 1 then
@@ -394,6 +401,50 @@ function signature()
       .. declare("out", "the output parameter of kernel '" .. name .. "'")
   end
   return "void " .. name .. "(" .. table.concat(params, ", ") .. ")"
+end
+
+-- "k_part": the function a thread runs on its share of the outermost
+-- loop (--parallel); static, named for the whole file.
+local function part_name()
+  return declare(name .. "_part", "the function kernel '" .. name .. "' runs on each thread", "file")
+end
+
+-- The part function's C signature: the kernel's, static, with the share
+-- first.
+function part_signature()
+  return (signature():gsub("^void " .. name .. "%(", "static void " .. part_name() .. "(size_t " .. share_name() .. ", "))
+end
+
+-- The kernel's body that runs the part function: on each thread of a
+-- parallel region, its share of the outermost loop's iterations and the
+-- parameters moved that far (BC_PARALLEL, bc.h); else all of them here.
+function parallel_body()
+  local extent, args, moved = loops[1].extent, {}, {}
+  local from, to = declare("from", "a thread's first iteration in kernel '" .. name .. "'"),
+    declare("to", "the iteration past a thread's last in kernel '" .. name .. "'")
+  -- parameter P, of stride STRIDE in the outermost loop, moved to FROM
+  local function move(p, stride)
+    args[#args + 1] = p
+    moved[#moved + 1] = stride == 0 and p or p .. " + " .. from .. (stride == 1 and "" or " * " .. stride)
+  end
+  for i, op in ipairs(operands) do
+    -- an operand written in place moves as the output does
+    move(op.name, loops[1].strides[inplace and i == 1 and #operands + 1 or i])
+  end
+  if not inplace then move(result_name(), loops[1].strides[#operands + 1]) end
+  return {
+    "#if BC_PARALLEL",
+    "#pragma omp parallel",
+    "\t{",
+    "\t\tsize_t " .. from .. ", " .. to .. ";",
+    "",
+    "\t\tbc_share(" .. extent .. ", &" .. from .. ", &" .. to .. ");",
+    "\t\t" .. part_name() .. "(" .. to .. " - " .. from .. ", " .. table.concat(moved, ", ") .. ");",
+    "\t}",
+    "#else",
+    "\t" .. part_name() .. "(" .. extent .. ", " .. table.concat(args, ", ") .. ");",
+    "#endif",
+  }
 end
 
 -- "K_SHAPE": the kernel's macro named SUFFIX, declared for the whole file.
