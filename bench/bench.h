@@ -29,13 +29,30 @@ enum bench_dtype { BENCH_F32, BENCH_F16, BENCH_I8, BENCH_I32, BENCH_U8 };
  */
 static clockid_t bench_clock = CLOCK_THREAD_CPUTIME_ID;
 
-/* ** The bench's clock in nanoseconds. */
-static uint64_t bench_now(void)
+/* ** Clock c in nanoseconds. */
+static uint64_t bench_read(clockid_t c)
 {
 	struct timespec ts;
 
-	clock_gettime(bench_clock, &ts);
+	clock_gettime(c, &ts);
 	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/* ** The bench's clock in nanoseconds. */
+static uint64_t bench_now(void)
+{
+	return bench_read(bench_clock);
+}
+
+/*
+ * ** The monotonic wall clock in nanoseconds, whatever bench_clock is: the
+ * clock of an implementation that runs on several threads (the calling
+ * thread's processor time counts its own share of the work only), and of
+ * the single-threaded one it is compared with.
+ */
+static uint64_t bench_wall_now(void)
+{
+	return bench_read(CLOCK_MONOTONIC);
 }
 
 /* ** splitmix64: the next of a deterministic sequence from *s. */

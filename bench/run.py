@@ -12,7 +12,10 @@ one shared object with every C implementation, all with the same compiler
 and flags, and run the case in a process of its own (this script with
 --child) that loads it with ctypes and times NumPy in the same process on
 the same buffers.  Every output is checked against the hand-written
-loop's before anything is timed.  Then callgrind's instructions per
+loop's before anything is timed.  Where bcastgen parallelizes a case,
+its kernel made with --parallel (built with -fopenmp) runs on the cores
+the bench may use, against auto and XNNPACK on as many threads, all three
+timed with the wall clock.  Then callgrind's instructions per
 element for the cases flagged ir, the generation speed, results.tsv,
 the plot and the report: a whole run replaces the section of BENCHMARKS.md
 of the processor it ran on (model name and ISA features) and keeps the
@@ -69,7 +72,8 @@ def level_target(cc, flags):
     return "generic"
 
 # bcastgen's variants: the default, then each strategy or option that
-# may apply; one that bcastgen refuses does not apply.
+# may apply; one that bcastgen refuses does not apply.  parallel is built
+# with -fopenmp, and does not apply where its banner says "Not parallel".
 VARIANTS = [
     ("auto", []),
     ("loops", ["--strategy", "loops"]),
@@ -77,7 +81,13 @@ VARIANTS = [
     ("unroll", ["--strategy", "unroll", "--unroll-limit", "512"]),
     ("stream_on", ["--stream", "on"]),
     ("stream_off", ["--stream", "off"]),
+    ("parallel", ["--parallel"]),
 ]
+# Implementations timed with the wall clock (CLOCK_MONOTONIC), whatever
+# --clock says, in rounds of their own after the others': the ones that
+# run on several threads, and auto again (auto_wall) to compare them
+# with.  They make each level's Parallel table, not the tables above it.
+WALL_IMPLS = ["auto_wall", "parallel", "xnnpack_mt"]
 
 CTYPE = {"f32": "float", "f16": "bc_f16", "i8": "int8_t", "i32": "int32_t",
          "u8": "uint8_t"}
@@ -275,6 +285,29 @@ def kernel_body(path, name):
     return body.replace(name, "K")
 
 
+def not_parallel(path, case):
+    """Why the kernel at path, made with --parallel, is not parallel, as its
+    banner says (its number of elements as N, so that the cases group), or
+    None where it is parallel."""
+    for line in open(path):
+        m = re.search(r"(Not parallel, though --parallel asks: .*?)\.?\s*$", line)
+        if m:
+            return m.group(1).replace("has %d elements" % case.count, "has N elements")
+    return None
+
+
+def have_openmp(cc, d):
+    """Whether cc builds and links a program with -fopenmp (tried in d)."""
+    src, exe = os.path.join(d, "omp.c"), os.path.join(d, "omp")
+    with open(src, "w") as f:
+        f.write("#include <omp.h>\nint main(void) { return omp_get_max_threads() < 1; }\n")
+    ok = sh(shlex.split(cc) + ["-fopenmp", src, "-o", exe]).returncode == 0
+    for f in (src, exe):
+        if os.path.exists(f):
+            os.unlink(f)
+    return ok
+
+
 def coalesce(out_shape, sts):
     """Drop size-1 dimensions and merge neighbours all operands allow."""
     dims = [(n, [s[d] for s in sts]) for d, n in enumerate(out_shape) if n != 1]
@@ -320,6 +353,7 @@ def write_driver(case, d, variants, stream, wrong):
     w("static %s *out, *expect;" % cout)
     w("static unsigned char *msrc;")
     w("static const char *note = \"\";")
+    w("static int threads = 1;  /* xnnpack_mt's pthreadpool: bench_set_threads */")
     w("static const size_t in_count[%d] = {%s};" % (nin, ", ".join(
         str(prod(s)) for _, _, s in case.ops)))
     w("static const int in_dt[%d] = {%s};" % (nin, ", ".join(CDT[dt] for _, dt, _ in case.ops)))
@@ -387,42 +421,56 @@ def write_driver(case, d, variants, stream, wrong):
     xnn = case.flags.get("xnn") if have_xnnpack() else None
     if xnn:
         w("#ifdef BENCH_XNN")
-        w("static xnn_operator_t xop[2];")
-        w("static int xnn_ok;")
+        w("static xnn_operator_t xop[2], xop_mt[2];")
+        w("static pthreadpool_t pool;")
         w("static const size_t xshape[%d][%d] = {%s};" % (nin, max(rank, 1), ", ".join(
             "{%s}" % (", ".join(str(n) for n in v) or "0") for v in case.views)))
         w("static const size_t xrank[%d] = {%s};" % (nin, ", ".join(str(len(v)) for v in case.views)))
         w("")
-        w("/* ** Create and set up the case's XNNPACK operator(s); 0 if it cannot. */")
-        w("static int xnn_setup(void)")
+        w("/* ** Create the case's XNNPACK operator(s) into ops, set up for the threads of tp. */")
+        w("static enum xnn_status xnn_make(xnn_operator_t *ops, pthreadpool_t tp)")
         w("{")
         w("\tenum xnn_status s;")
-        w("\tif ((s = xnn_initialize(NULL)) != xnn_status_success)")
-        w("\t\treturn note = \"xnn_initialize failed\", 0;")
         if xnn == "relu":
-            w("\ts = xnn_create_multiply_nd_f32(-INFINITY, INFINITY, 0, &xop[0]);")
+            w("\ts = xnn_create_multiply_nd_f32(-INFINITY, INFINITY, 0, &ops[0]);")
             w("\tif (s == xnn_status_success)")
-            w("\t\ts = xnn_create_add_nd_f32(0.0f, INFINITY, 0, &xop[1]);")
+            w("\t\ts = xnn_create_add_nd_f32(0.0f, INFINITY, 0, &ops[1]);")
             w("\tif (s == xnn_status_success)")
-            w("\t\ts = xnn_setup_multiply_nd_f32(xop[0], xrank[0], xshape[0], xrank[1], "
-              "xshape[1], in0, in1, out, NULL);")
+            w("\t\ts = xnn_setup_multiply_nd_f32(ops[0], xrank[0], xshape[0], xrank[1], "
+              "xshape[1], in0, in1, out, tp);")
             w("\tif (s == xnn_status_success)")
-            w("\t\ts = xnn_setup_add_nd_f32(xop[1], %d, naive_dims, xrank[2], xshape[2], "
-              "out, in2, out, NULL);" % rank)
+            w("\t\ts = xnn_setup_add_nd_f32(ops[1], %d, naive_dims, xrank[2], xshape[2], "
+              "out, in2, out, tp);" % rank)
         elif xnn == "maximum":
-            w("\ts = xnn_create_maximum_nd_f32(0, &xop[0]);")
+            w("\ts = xnn_create_maximum_nd_f32(0, &ops[0]);")
             w("\tif (s == xnn_status_success)")
-            w("\t\ts = xnn_setup_maximum_nd_f32(xop[0], xrank[0], xshape[0], xrank[1], "
-              "xshape[1], in0, in1, out, NULL);")
+            w("\t\ts = xnn_setup_maximum_nd_f32(ops[0], xrank[0], xshape[0], xrank[1], "
+              "xshape[1], in0, in1, out, tp);")
         else:
             # f16 in and out where the case is f16: XNNPACK computes it
             # with the hardware's conversions (F16C), or refuses
-            w("\ts = xnn_create_%s_nd_%s(-INFINITY, INFINITY, 0, &xop[0]);" % (xnn, case.dtype))
+            w("\ts = xnn_create_%s_nd_%s(-INFINITY, INFINITY, 0, &ops[0]);" % (xnn, case.dtype))
             w("\tif (s == xnn_status_success)")
-            w("\t\ts = xnn_setup_%s_nd_%s(xop[0], xrank[0], xshape[0], xrank[1], "
-              "xshape[1], in0, in1, out, NULL);" % (xnn, case.dtype))
-        w("\tif (s != xnn_status_success)")
+            w("\t\ts = xnn_setup_%s_nd_%s(ops[0], xrank[0], xshape[0], xrank[1], "
+              "xshape[1], in0, in1, out, tp);" % (xnn, case.dtype))
+        w("\treturn s;")
+        w("}")
+        w("")
+        w("/*")
+        w(" * ** Set up the case's XNNPACK operator(s) (xnnpack) and the same again for")
+        w(" * a pthreadpool of threads threads (xnnpack_mt); 0 if XNNPACK cannot,")
+        w(" * *mt 0 if only the pool cannot be had.")
+        w(" */")
+        w("static int xnn_setup(int *mt)")
+        w("{")
+        w("\tif (xnn_initialize(NULL) != xnn_status_success)")
+        w("\t\treturn note = \"xnn_initialize failed\", 0;")
+        w("\tif (xnn_make(xop, NULL) != xnn_status_success)")
         w("\t\treturn note = \"XNNPACK refused the case\", 0;")
+        w("\t*mt = (pool = pthreadpool_create((size_t)threads)) != NULL &&")
+        w("\t      xnn_make(xop_mt, pool) == xnn_status_success;")
+        w("\tif (!*mt)")
+        w("\t\tnote = \"no pthreadpool for xnnpack_mt\";")
         w("\treturn 1;")
         w("}")
         w("")
@@ -433,6 +481,14 @@ def write_driver(case, d, variants, stream, wrong):
         if xnn == "relu":
             w("\txnn_run_operator(xop[1], NULL);")
         w("}")
+        w("")
+        w("/* ** One run of XNNPACK's operator(s) on the threads of the pool. */")
+        w("static void xnn_mt(void)")
+        w("{")
+        w("\txnn_run_operator(xop_mt[0], pool);")
+        if xnn == "relu":
+            w("\txnn_run_operator(xop_mt[1], pool);")
+        w("}")
         w("#endif")
         w("")
     # The implementations: name, call, whether checked.
@@ -442,6 +498,7 @@ def write_driver(case, d, variants, stream, wrong):
     impls.append(("hand", "hand_%s(%s)" % (case.id, args), 1))
     if xnn:
         impls.append(("xnnpack", "xnn()", 1))
+        impls.append(("xnnpack_mt", "xnn_mt()", 1))
     impls.append(("ref", "ref(%s)" % args, 1))
     impls.append(("naive", "naive(%s)" % args, 1))
     impls.append(("memcpy", "memcpy(out, msrc, OUT_BYTES)", 0))
@@ -451,30 +508,34 @@ def write_driver(case, d, variants, stream, wrong):
     if wrong:
         impls.append(("wrong", "hand_%s(%s); ((unsigned char *)out)[OUT_BYTES / 2] ^= 0x40"
                       % (case.id, args), 1))
-    w("/* The timing loops: reps calls between two readings of the clock. */")
+    if any(v == "parallel" for v, _ in variants):
+        impls.append(("auto_wall", "kern_auto(%s)" % args, 1))
+    w("/* The timing loops: reps calls between two readings of the clock (the")
+    w(" * wall clock for the implementations of the Parallel table). */")
     for name, call, _ in impls:
-        if name == "xnnpack":
+        now = "bench_wall_now" if name in WALL_IMPLS else "bench_now"
+        if name.startswith("xnnpack"):
             w("#ifdef BENCH_XNN")
         w("static uint64_t t_%s(long reps)" % name)
         w("{")
-        w("\tuint64_t t0 = bench_now();")
+        w("\tuint64_t t0 = %s();" % now)
         w("\tlong r;")
         w("\tfor (r = 0; r < reps; r++) {")
         w("\t\t%s;" % call)
         w('\t\t__asm__ volatile("" ::: "memory");')
         w("\t}")
-        w("\treturn bench_now() - t0;")
+        w("\treturn %s() - t0;" % now)
         w("}")
-        if name == "xnnpack":
+        if name.startswith("xnnpack"):
             w("#endif")
     w("")
-    w("struct impl { const char *name; uint64_t (*run)(long); int checked; };")
+    w("struct impl { const char *name; uint64_t (*run)(long); int checked, wall; };")
     w("static struct impl impls[] = {")
     for name, _, chk in impls:
-        if name == "xnnpack":
+        if name.startswith("xnnpack"):
             w("#ifdef BENCH_XNN")
-        w('\t{"%s", t_%s, %d},' % (name, name, chk))
-        if name == "xnnpack":
+        w('\t{"%s", t_%s, %d, %d},' % (name, name, chk, name in WALL_IMPLS))
+        if name.startswith("xnnpack"):
             w("#endif")
     w("};")
     w("static int nimpl = (int)(sizeof impls / sizeof impls[0]);")
@@ -496,9 +557,11 @@ def write_driver(case, d, variants, stream, wrong):
     w("\t(void)k;")
     if xnn:
         w("#ifdef BENCH_XNN")
-        w("\tif (!xnn_setup()) {")
-        w("\t\tfor (k = 0; k < nimpl; k++)")
-        w('\t\t\tif (!strcmp(impls[k].name, "xnnpack"))')
+        w("\t{")
+        w("\t\tint mt = 0, ok = xnn_setup(&mt);")
+        w("\t\tfor (k = nimpl - 1; k >= 0; k--)")
+        w('\t\t\tif ((!ok && !strcmp(impls[k].name, "xnnpack")) ||')
+        w('\t\t\t    (!mt && !strcmp(impls[k].name, "xnnpack_mt")))')
         w("\t\t\t\timpls[k] = impls[--nimpl];")
         w("\t}")
         w("#endif")
@@ -510,6 +573,10 @@ def write_driver(case, d, variants, stream, wrong):
     w("BENCH_API int bench_nimpl(void) { return nimpl; }")
     w("BENCH_API const char *bench_name(int i) { return impls[i].name; }")
     w("BENCH_API int bench_checked(int i) { return impls[i].checked; }")
+    w("/* ** Whether implementation i is timed with the wall clock, whatever the clock. */")
+    w("BENCH_API int bench_timed_wall(int i) { return impls[i].wall; }")
+    w("/* ** xnnpack_mt's threads: call before bench_setup. */")
+    w("BENCH_API void bench_set_threads(int n) { threads = n; }")
     w("BENCH_API const char *bench_note(void) { return note; }")
     if stream:
         w("BENCH_API const char *bench_stream_kind(void) { return STREAM_KIND; }")
@@ -563,12 +630,19 @@ def build_case(case, level, args, wrong=False):
         for f in (path, path[:-2] + ".h"):
             if os.path.exists(f):
                 os.unlink(f)
+        if v == "parallel" and not args.openmp:
+            notes[v] = "does not apply: the compiler builds nothing with -fopenmp"
+            continue
         r = sh([args.gen] + case.words + opts + ["--target", args.target[level],
                                                  "--name", name, "-o", path])
         if r.returncode != 0:
             msg = (r.stderr.strip().splitlines() or ["exit %d" % r.returncode])[0]
             msg = re.sub(r"[0-9]+", "N", msg.replace("bcastgen: error: ", "").split(": ")[0])
             notes[v] = "does not apply: bcastgen answers: " + msg
+            continue
+        why = not_parallel(path, case) if v == "parallel" else None
+        if why:
+            notes[v] = "does not apply: bcastgen's banner says: " + why
             continue
         body = kernel_body(path, name)
         same = next((u for u, b in bodies.items() if b == body), None)
@@ -593,16 +667,19 @@ def build_case(case, level, args, wrong=False):
         LEVELS[level].split() + ["-I", os.path.join(TOP, "runtime"), "-I", HERE, "-I", d]
     srcs = [("kern_%s.c" % v, os.path.join(d, "kern_%s.c" % v)) for v, _ in variants]
     srcs += [("hand.c", os.path.join(HERE, "hand.c")), ("case.c", os.path.join(d, "case.c"))]
+    # parallel alone is built with OpenMP (BC_PARALLEL in bc.h), the case
+    # linked with it where it is there
+    omp = ["-fopenmp"] if any(v == "parallel" for v, _ in variants) else []
     objs = []
     for base, src in srcs:
         obj = os.path.join(d, base[:-2] + ".o")
-        r = sh(cflags + ["-c", src, "-o", obj])
+        r = sh(cflags + (omp if base == "kern_parallel.c" else []) + ["-c", src, "-o", obj])
         if r.returncode != 0:
             die("case '%s': %s does not compile:\n%s" % (case.id, base, r.stderr))
         objs.append(obj)
     libs = ["-lXNNPACK", "-lpthreadpool"] if (case.flags.get("xnn") and have_xnnpack()) else []
     so = os.path.join(d, "case.so")
-    r = sh(cflags + ["-shared", "-o", so] + objs + libs + ["-lm"])
+    r = sh(cflags + omp + ["-shared", "-o", so] + objs + libs + ["-lm"])
     if r.returncode != 0:
         die("case '%s': cannot link:\n%s" % (case.id, r.stderr))
     d_cg = None
@@ -654,6 +731,7 @@ def child(args):
     lib.bench_stream_kind.restype = ctypes.c_char_p
     lib.bench_buf.restype = ctypes.c_void_p
     lib.bench_check.restype = ctypes.c_long
+    lib.bench_set_threads(args.child_threads)
     if not lib.bench_setup():
         die("case '%s': out of memory" % case.id)
 
@@ -681,14 +759,14 @@ def child(args):
     for i in range(lib.bench_nimpl()):
         name = lib.bench_name(i).decode()
         impls.append((name, (lambda i: lambda reps: lib.bench_run(i, reps))(i),
-                      lib.bench_checked(i)))
+                      lib.bench_checked(i), lib.bench_timed_wall(i)))
     impls.insert(next(k for k, im in enumerate(impls) if im[0] == "ref"),
-                 ("numpy", np_run, 1))
+                 ("numpy", np_run, 1, 0))
     res = {"note": lib.bench_note().decode(), "stream_kind": lib.bench_stream_kind().decode(),
            "impls": {}}
-    timed = []
-    for name, run, checked in impls:
-        r = {"check": "unchecked"}
+    timed, walled = [], []
+    for name, run, checked, wall in impls:
+        r = {"check": "unchecked", "clock": "wall" if wall or args.clock == "wall" else "thread"}
         if checked:
             lib.bench_poison()
             run(1)
@@ -696,7 +774,34 @@ def child(args):
             r["check"] = "ok" if bad == 0 else "WRONG (%d of %d elements)" % (bad, case.count)
         res["impls"][name] = r
         if r["check"] in ("ok", "unchecked"):
-            timed.append((name, run))
+            (walled if wall else timed).append((name, run))
+    # The threads of OpenMP and of a pthreadpool spin a while after their
+    # work before they sleep: let them, before anything is timed.
+    if any(name in ("parallel", "xnnpack_mt") for name, *_ in impls):
+        time.sleep(0.2)
+    rounds = args.rounds if case.bytes < (64 << 20) else args.big_rounds
+    # The implementations timed with the wall clock (parallel, xnnpack_mt
+    # and auto_wall) take their rounds after the others', among
+    # themselves: the others' times stay as they were without them, with
+    # no worker thread still spinning beside them.
+    time_group(timed, rounds, args, res, 0)
+    time_group(walled, rounds, args, res, SETTLE_S)
+    res["rounds"] = rounds
+    print(json.dumps(res))
+
+
+# Seconds to wait after each batch of the implementations timed with the
+# wall clock: OpenMP's and pthreadpool's workers spin some milliseconds
+# after their work before they sleep (about 5-7 ms of processor time on
+# the Xeon of BENCHMARKS.md), and one runtime's spinning worker takes the
+# core the other's needs.
+SETTLE_S = 0.03
+
+
+def time_group(timed, rounds, args, res, settle):
+    """Time the implementations of timed [(name, run)] in rounds, each
+    round in another order, waiting settle seconds after each batch;
+    their reps and times into res."""
     # Reps per implementation: a batch of at least args.batch_ns.
     reps = {}
     for name, run in timed:
@@ -705,7 +810,7 @@ def child(args):
             n = max(n * 2, min(n * 100, int(n * 1.2 * args.batch_ns / max(t, 1))))
             t = run(n)
         reps[name] = n
-    rounds = args.rounds if case.bytes < (64 << 20) else args.big_rounds
+        time.sleep(settle)
     times = {name: [] for name, _ in timed}
     # Each process rotates its own order of the implementations (the first
     # keeps the listed one, the others a seeded shuffle), so that no
@@ -714,17 +819,16 @@ def child(args):
     order = list(timed)
     if args.order_seed:
         random.Random(args.order_seed).shuffle(order)
-    for r in range(rounds):
+    for r in range(rounds if order else 0):
         k = r % len(order)
         for name, run in order[k:] + order[:k]:
             # one call first, untimed: the caches as this implementation
             # leaves them, not as the one before it in the order did
             run(1)
             times[name].append(run(reps[name]) / reps[name])
+            time.sleep(settle)
     for name, _ in timed:
         res["impls"][name].update(reps=reps[name], ns=times[name])
-    res["rounds"] = rounds
-    print(json.dumps(res))
 
 
 def merge_runs(row, more):
@@ -899,10 +1003,31 @@ def ratios(row):
     return out
 
 
+def parallel_ratios(row, by=None):
+    """The Parallel table's ratios of a case: auto_wall's median time (or
+    by(times)) over parallel's (speedup) and xnnpack_mt's over parallel's
+    (xnnpack_mt); above 1 means parallel is faster; {} where parallel was
+    not timed."""
+    t = {k: (by or med)(v["ns"]) for k, v in row["impls"].items() if v.get("ns")}
+    p = t.get("parallel")
+    if p is None:
+        return {}
+    return {"speedup": t["auto_wall"] / p if "auto_wall" in t else None,
+            "xnnpack_mt": t["xnnpack_mt"] / p if "xnnpack_mt" in t else None}
+
+
+def in_cache(case, llc):
+    """Whether the case's data (its inputs and output) fit in the last-level
+    cache of llc bytes: the cases past it are out of cache."""
+    return case.bytes <= llc
+
+
 def write_tsv(path, results, cases):
+    """results.tsv: a line per level, case and implementation; the last
+    column, clock, says which clock timed it (thread or wall)."""
     with open(path, "w") as f:
         f.write("level\tcase\timpl\tcheck\treps\trounds\tmin_ns\tmedian_ns\tmax_ns\t"
-                "ns_per_elem\tGB_s\n")
+                "ns_per_elem\tGB_s\tclock\n")
         for level, rows in results.items():
             for cid, row in rows.items():
                 c = cases[cid]
@@ -911,18 +1036,21 @@ def write_tsv(path, results, cases):
                     if ns:
                         m = med(ns)
                         by = 2 * c.out_bytes if name == "memcpy" else c.bytes
-                        f.write("%s\t%s\t%s\t%s\t%d\t%d\t%.1f\t%.1f\t%.1f\t%.4f\t%.2f\n" % (
+                        f.write("%s\t%s\t%s\t%s\t%d\t%d\t%.1f\t%.1f\t%.1f\t%.4f\t%.2f\t%s\n" % (
                             level, cid, name, r["check"], r["reps"], row["rounds"],
-                            min(ns), m, max(ns), m / c.count, by / m))
+                            min(ns), m, max(ns), m / c.count, by / m, r.get("clock", "")))
                     else:
-                        f.write("%s\t%s\t%s\t%s\t\t\t\t\t\t\t\n" % (level, cid, name, r["check"]))
+                        f.write("%s\t%s\t%s\t%s\t\t\t\t\t\t\t\t%s\n" % (
+                            level, cid, name, r["check"], r.get("clock", "")))
 
 
 def impl_columns(rows):
+    """The columns of a level's table of medians: every implementation
+    run, in a fixed order, but those of the Parallel table."""
     cols = []
     for row in rows.values():
         for k in row["impls"]:
-            if k not in cols:
+            if k not in cols and k not in WALL_IMPLS:
                 cols.append(k)
     order = [v for v, _ in VARIANTS] + ["hand", "xnnpack", "numpy", "ref", "naive",
                                         "memcpy", "stream_lines", "stream_pages", "wrong"]
@@ -1024,6 +1152,11 @@ def report_head(sections):
     w("**stream_lines** and **stream_pages** the streaming-store loops of")
     w("`bench/stream.h` (line by line; four 4 KiB pages in flight), for out-of-cache")
     w("f32 adds: the memory system's limit is the faster of the two.")
+    w("**parallel** is auto made with `--parallel` and built with `-fopenmp`, where")
+    w("bcastgen's banner says the kernel is parallel; **xnnpack_mt** the xnnpack operator")
+    w("on a pthreadpool of as many threads (the cores the bench may use). Both, and")
+    w("auto again (**auto_wall**), are timed with the wall clock in rounds of their own,")
+    w("and reported in each level's Parallel table, not in the tables of ratios.")
     w("")
     w("Times are per call, read by default from the thread's processor time")
     w("(`CLOCK_THREAD_CPUTIME_ID`, NumPy's `time.thread_time_ns`), which stops while")
@@ -1087,6 +1220,10 @@ def report_section(args, results, cases, mach, cg, gen, full, svg_ref):
       " in each of %d processes" % ("thread's processor time" if args.clock == "thread"
                                     else "wall clock", args.batch_ms, args.rounds,
                                     args.big_rounds, args.processes))
+    w("- threads: %d, the cores the bench may use (`os.sched_getaffinity`): parallel runs with"
+      " `OMP_NUM_THREADS=%d`, xnnpack_mt with `pthreadpool_create(%d)`; both, and auto again"
+      " (auto_wall), timed with the wall clock in rounds of their own"
+      % (args.threads, args.threads, args.threads))
     w("")
     for level, rows in results.items():
         cols = impl_columns(rows)
@@ -1144,6 +1281,7 @@ def report_section(args, results, cases, mach, cg, gen, full, svg_ref):
         for kd in sorted(kinds):
             w("- streaming loops: %s" % kd)
         w("")
+        parallel_table(w, args, rows, cases)
     w("### Ratios")
     w("")
     w("![auto's speed over hand and over XNNPACK, per case](%s)" % svg_ref)
@@ -1205,13 +1343,48 @@ def report_section(args, results, cases, mach, cg, gen, full, svg_ref):
     w("")
     w("The targets, computed from this run (never asserted by a test).")
     w("")
-    for line in targets(results, cases, gen, full):
+    for line in targets(results, cases, gen, full, args):
         w("- " + line)
     notes = notes_for(key) if full else ""
     if notes:
         w("")
         w(notes)
     return "\n".join(md)
+
+
+def parallel_table(w, args, rows, cases):
+    """A level's Parallel table, through w: each case with a parallel
+    kernel, its wall-clock medians per call (auto as auto_wall, parallel,
+    xnnpack_mt) and the ratios; nothing where no case has one."""
+    ids = [cid for cid, row in rows.items() if "parallel" in row["impls"]]
+    if not ids:
+        return
+    w("Parallel (%d threads): the wall clock's median per call of auto, of parallel (auto made"
+      % args.threads)
+    w("with `--parallel`, built with `-fopenmp`) and of xnnpack_mt (XNNPACK's operator on a")
+    w("pthreadpool); speed-up is auto's time over parallel's, vs xnnpack_mt xnnpack_mt's over")
+    w("parallel's (above 1.00 parallel is faster); (min) the same of the minimums, less")
+    w("sensitive to other work on the machine:")
+    w("")
+    w("| case | elements | in cache | auto (wall) | parallel | speed-up | xnnpack_mt "
+      "| vs xnnpack_mt | speed-up (min) | vs xnnpack_mt (min) |")
+    w("| --- | ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
+
+    def cell(row, k):
+        r = row["impls"].get(k)
+        if r is None:
+            return "-"
+        return fmt_ns(med(r["ns"])) if r.get("ns") else "**WRONG**"
+
+    for cid in ids:
+        row = rows[cid]
+        pr, pm = parallel_ratios(row), parallel_ratios(row, min)
+        w("| %s | %d | %s | %s | %s | %s | %s | %s | %s | %s |" % (
+            cid, cases[cid].count, "yes" if in_cache(cases[cid], args.llc) else "no",
+            cell(row, "auto_wall"), cell(row, "parallel"), fmt_r(pr.get("speedup")),
+            cell(row, "xnnpack_mt"), fmt_r(pr.get("xnnpack_mt")), fmt_r(pm.get("speedup")),
+            fmt_r(pm.get("xnnpack_mt"))))
+    w("")
 
 
 def split_sections(text):
@@ -1300,7 +1473,9 @@ def merge_section(sections, key, text):
     return sections + [(key, text)]
 
 
-def targets(results, cases, gen, full):
+def targets(results, cases, gen, full, args):
+    """The Targets lines: each target, **met** or **missed**, and the
+    figures that decide it."""
     out = []
 
     def verdict(cond):
@@ -1363,6 +1538,9 @@ def targets(results, cases, gen, full):
                     out.append("%s at the speed of %s (an add of the same shapes), %s: %s; "
                                "%.2fx its speed" % (cid, like, LEVEL_TITLE[level],
                                                     verdict(r >= 0.95), r))
+        par = [cid for cid, row in rows.items() if "parallel" in row["impls"]]
+        if par:
+            out.append(parallel_target(level, rows, par, cases, args))
         st = [(cid, ratios(row).get("stream")) for cid, row in rows.items()]
         st = [(c, r) for c, r in st if r is not None]
         if st:
@@ -1384,9 +1562,48 @@ def targets(results, cases, gen, full):
     return out
 
 
+def parallel_target(level, rows, par, cases, args):
+    """The Targets line of a level's Parallel table (its cases par): the
+    least speed-up of the cases in cache against 1.6x, and the least ratio
+    to xnnpack_mt against 1.00, by the medians, then by the minimums."""
+    wrong = [cid for cid in par if not rows[cid]["impls"]["parallel"].get("ns")]
+
+    def figures(key, ids, by):
+        rs = [(cid, parallel_ratios(rows[cid], by).get(key)) for cid in ids]
+        return [(c, r) for c, r in rs if r is not None]
+
+    def verdict(rs, goal):
+        if wrong:
+            return "**missed**"
+        if not rs:
+            return "**not measured**"
+        return "**met**" if all(r >= goal for _, r in rs) else "**missed**"
+
+    def least(rs):
+        if not rs:
+            return "-"
+        r, c = min((r, c) for c, r in rs)
+        return "least %.2fx (%s)" % (r, c)
+
+    held = [cid for cid in par if in_cache(cases[cid], args.llc)]
+    sp, sp_min = figures("speedup", held, med), figures("speedup", held, min)
+    xm, xm_min = figures("xnnpack_mt", par, med), figures("xnnpack_mt", par, min)
+    return ("parallel at least 1.6x auto for the cases in cache (the goal on 2 cores), %d threads, "
+            "%s: %s; %s; at least as fast as xnnpack_mt on as many threads: %s; %s%s" % (
+                args.threads, LEVEL_TITLE[level], verdict(sp, 1.6),
+                "%s of %d cases, by the minimums %s" % (least(sp), len(sp), least(sp_min))
+                if sp else "no case in cache timed" if held else "no case in cache",
+                verdict(xm, 1.0),
+                "%s of %d cases, by the minimums %s" % (least(xm), len(xm), least(xm_min))
+                if xm else "no case timed with xnnpack_mt",
+                "; parallel WRONG on " + ", ".join(wrong) if wrong else ""))
+
+
 def plot(args, results, cases, svg):
     """The plot svg (bench/ratios-PROCESSOR.svg for a whole run): auto over
-    hand and over XNNPACK per case, at each level run."""
+    hand and over XNNPACK per case, at each level run.  ratios.dat, which
+    it plots, ends with the columns it does not plot: parallel's speed-up
+    over auto and its ratio to xnnpack_mt, at each level."""
     if not shutil_which("gnuplot"):
         print("bench: no gnuplot: no plot")
         return
@@ -1394,12 +1611,18 @@ def plot(args, results, cases, svg):
     levels = list(results)
     ids = [c for c in cases if any(c in results[lv] for lv in levels)]
     with open(dat, "w") as f:
-        f.write("case " + " ".join("hand_%s xnn_%s" % (lv, lv) for lv in levels) + "\n")
+        f.write("case " + " ".join("hand_%s xnn_%s" % (lv, lv) for lv in levels) + " " +
+                " ".join("par_%s par_xnn_mt_%s" % (lv, lv) for lv in levels) + "\n")
         for cid in ids:
             cells = []
             for lv in levels:
                 r = ratios(results[lv][cid]) if cid in results[lv] else {}
                 for k in ("hand", "xnnpack"):
+                    v = r.get(k)
+                    cells.append("%.4f" % v if v else "-")
+            for lv in levels:
+                r = parallel_ratios(results[lv][cid]) if cid in results[lv] else {}
+                for k in ("speedup", "xnnpack_mt"):
                     v = r.get(k)
                     cells.append("%.4f" % v if v else "-")
             f.write("%s %s\n" % (cid, " ".join(cells)))
@@ -1463,6 +1686,7 @@ def main():
     ap.add_argument("--as-whole", action="store_true", help=argparse.SUPPRESS)
     ap.add_argument("--child", help=argparse.SUPPRESS)
     ap.add_argument("--child-case", help=argparse.SUPPRESS)
+    ap.add_argument("--child-threads", type=int, default=1, help=argparse.SUPPRESS)
     ap.add_argument("--order-seed", type=int, default=0, help=argparse.SUPPRESS)
     args = ap.parse_args()
     args.batch_ns = args.batch_ms * 1e6
@@ -1491,6 +1715,11 @@ def main():
     full = not only and levels[:2] == ["O2", "O3"]
     os.makedirs(args.out, exist_ok=True)
     mach = machine(args.cc)
+    # The threads of parallel (OMP_NUM_THREADS) and of xnnpack_mt's
+    # pthreadpool: the cores this process may run on.
+    args.threads = len(os.sched_getaffinity(0))
+    args.openmp = have_openmp(args.cc, args.out)
+    child_env = dict(os.environ, OMP_NUM_THREADS=str(args.threads))
     args.date = time.strftime("%Y-%m-%d")
     # A whole run (or a subset with the hidden --as-whole, to test this)
     # replaces its processor's section of the report and writes its plot
@@ -1518,23 +1747,29 @@ def main():
             cmd = [sys.executable, os.path.abspath(__file__), "--child",
                    os.path.join(d, "case.so"), "--child-case", cid, "--cases", args.cases,
                    "--rounds", str(args.rounds), "--big-rounds", str(args.big_rounds),
-                   "--batch-ms", str(args.batch_ms), "--clock", args.clock]
+                   "--batch-ms", str(args.batch_ms), "--clock", args.clock,
+                   "--child-threads", str(args.threads)]
             row = None
             for p in range(args.processes):
-                r = sh(cmd + ["--order-seed", str(p)])
+                r = sh(cmd + ["--order-seed", str(p)], env=child_env)
                 if r.returncode != 0:
                     die("case '%s' at %s failed:\n%s" % (cid, level, r.stderr))
                 row = merge_runs(row, json.loads(r.stdout.strip().splitlines()[-1]))
             row["notes"] = notes
             results[level][cid] = row
             if c.flags.get("ir") and not args.no_callgrind:
-                cg[level][cid] = callgrind(c, d, variants + ["hand"], how)
+                cg[level][cid] = callgrind(c, d, [v for v in variants if v != "parallel"] +
+                                           ["hand"], how)
             rr = ratios(row)
+            pr = parallel_ratios(row)
             bad = [k for k, v in row["impls"].items() if v["check"].startswith("WRONG")]
-            print("%-3s %-9s auto %10s  vs hand %5s  vs xnnpack %5s  vs best %5s%s  (%.0f s)%s" % (
+            print("%-3s %-9s auto %10s  vs hand %5s  vs xnnpack %5s  vs best %5s%s%s  (%.0f s)%s" % (
                 level, cid, fmt_ns(med(row["impls"].get("auto", {}).get("ns", []))),
                 fmt_r(rr.get("hand")), fmt_r(rr.get("xnnpack")), fmt_r(rr.get("best")),
                 "  vs stream %s" % fmt_r(rr["stream"]) if rr.get("stream") else "",
+                "  parallel speed-up %s, vs xnnpack_mt %s" % (
+                    fmt_r(pr.get("speedup")), fmt_r(pr.get("xnnpack_mt")))
+                if "parallel" in row["impls"] else "",
                 time.time() - t0, "  WRONG: " + ", ".join(bad) if bad else ""), flush=True)
         if not cg[level]:
             del cg[level]

@@ -45,6 +45,25 @@ awk -F'\t' '$2 == "max_nan" && ($3 == "numpy" || $3 == "auto" || $3 == "ref" || 
 check $? "max_nan: NumPy, auto, ref and naive match hand with NaNs in the inputs"
 grep -q 'auto at least as fast as hand in every case, -O2: \*\*[a-z]*\*\*' b/B.md
 check $? "the targets section is computed"
+awk -F'\t' '$2 == "tiny43" && $3 == "xnnpack_mt" && $4 == "ok" && $8 > 0 && $12 == "wall"' \
+	b/results.tsv | grep -q .
+check $? "tiny43: xnnpack_mt checked and timed with the wall clock"
+# max_nan is parallel where the compiler has OpenMP: its kernel made with
+# --parallel and auto again are checked and timed with the wall clock,
+# and make the level's Parallel table and its target.
+if printf '#include <omp.h>\nint main(void) { return omp_get_max_threads() < 1; }\n' |
+	cc -fopenmp -x c - -o omp 2>/dev/null; then
+	awk -F'\t' '$2 == "max_nan" && ($3 == "parallel" || $3 == "auto_wall") && $4 == "ok" &&
+		$8 > 0 && $12 == "wall"' b/results.tsv | wc -l | grep -q '^ *2$' &&
+		grep -Eq '^\| max_nan \| 1048576 \| yes( \| [0-9.]+ [mun]s){2} \| [0-9.]+ \| ([0-9.]+ [mun]s|\*\*WRONG\*\*) \|' b/B.md &&
+		grep -q 'parallel at least 1.6x auto for the cases in cache .*, -O2: \*\*[a-z]*\*\*' b/B.md
+	check $? "max_nan: parallel checked, timed with the wall clock and in the Parallel table"
+	grep -q '^- parallel: does not apply: .*Not parallel, though --parallel asks: the result has N elements, .*(tiny43)$' b/B.md
+	check $? "tiny43: parallel does not apply, with bcastgen's reason"
+else
+	check 0 "max_nan: parallel checked # SKIP cc has no OpenMP"
+	check 0 "tiny43: parallel does not apply # SKIP cc has no OpenMP"
+fi
 
 # A whole run (here a subset that --as-whole treats as one) keeps every
 # other processor's section byte for byte, replaces its own and lists
