@@ -26,12 +26,19 @@ Then the checks, for each case and target, with gcc:
     auto size) that are within 4 times the smallest's bytes, unless
     KNOWN_SLOWER says why;
   - at -Os and -O2, auto --target's bytes at most 4 times the smallest
-    strategy's, unless KNOWN_BIGGER says why.
+    strategy's, unless KNOWN_BIGGER says why;
+  - for F16_CASE, in each build where runtime/bc.h converts f16 with the
+    FPU's VCVTB (BC__F16_VCVT: the Cortex-M4F, the M55 with gcc), auto
+    --target runs no more instructions per element than the same kernel
+    built with -DBC_F16_PORTABLE (bc.h's portable conversions), measured
+    in a program of its own (with the normal kernel: the same bytes out).
 Prints the table, writes it as markdown (OUT/SIZE.md, with a summary of
 where --optimize size is larger than the hand-written loop, one of auto
---target against the strategies per target, the Cortex-M55's Helium and a
-legend of the cases' ops and shapes) and as TSV (OUT/size.tsv), and exits
-1 when a check fails or a program does not build or run.
+--target against the strategies per target, the Cortex-M55's Helium, the
+FPU's f16 conversions against the portable code and a legend of the
+cases' ops and shapes) and as TSV (OUT/size.tsv; the portable build's
+row is auto --target's as implementation target_portable), and exits 1
+when a check fails or a program does not build or run.
 
   bench/size.py --gen build/bcastgen --out build/size [--only ID,...]
                 [--targets m4f,m55]
@@ -179,6 +186,15 @@ KNOWN_LARGER = {
         "single loop of 17 keeps 11 registers saved, the loop of 16 with "
         "a tail of 1 only 9, 4 bytes less (126 against 122)",
 }
+
+# The case of the f16 section and check: its auto --target kernel built
+# as it is, where bc.h's f16 conversions are the FPU's (BC__F16_VCVT),
+# against the same kernel with -DBC_F16_PORTABLE, the portable integer
+# code those builds ran before; the check: the FPU's no slower, in
+# instructions per element, at every level measured.
+F16_CASE = "f16_bias"
+PORTABLE = "target_portable"
+TITLE[PORTABLE] = "auto --target with -DBC_F16_PORTABLE"
 
 ELEM_BYTES = {"float": 4, "bc_f16": 2, "int8_t": 1, "uint8_t": 1,
               "int16_t": 2, "uint16_t": 2, "int32_t": 4, "uint32_t": 4,
@@ -695,6 +711,35 @@ def with_twins(res, twins):
     return res
 
 
+def f16_vcvt(t, level):
+    """Whether runtime/bc.h converts f16 with the FPU's VCVTB when built
+    for target t at level: BC__F16_VCVT, as the compiler's preprocessor
+    defines it."""
+    st, text = run(compiler(t, level) + ["-E", "-dM", "-x", "c", "-"],
+                   input='#include "bc.h"\n')
+    return st == 0 and re.search(r"^#define BC__F16_VCVT 1$", text, re.M) is not None
+
+
+def f16_portable_case(case, t):
+    """The program of the f16 comparison on target t, as a case for unit:
+    the case's auto --target kernel as it is ("target"), and the same
+    source with bc.h's portable f16 conversions under a name of its own
+    (PORTABLE: a file that defines BC_F16_PORTABLE and the new name,
+    then includes the kernel's), in the kernel's directory.  None when
+    the case has no kernel for t."""
+    if t["id"] not in case["timpls"]:
+        return None
+    fn, c = case["timpls"][t["id"]]
+    pc = os.path.join(os.path.dirname(c), fn + "_portable.c")
+    with open(pc, "w") as fh:
+        fh.write("/* %s with runtime/bc.h's portable f16 conversions, as %s_portable. */\n"
+                 "#define BC_F16_PORTABLE 1\n#define %s %s_portable\n#include \"%s\"\n"
+                 % (fn, fn, fn, fn, os.path.basename(c)))
+    p = dict(case)
+    p.update(impls=[("target", fn, c), (PORTABLE, fn + "_portable", pc)], timpls={}, keys={})
+    return p
+
+
 def code_key(fn, c):
     """The code of the kernel FN in the file C and its header: without
     comments and with FN's name (in any case) as NAME, so that two
@@ -890,6 +935,26 @@ def check_target(rows):
     return bad, known
 
 
+def check_f16(rows):
+    """The check of the FPU's f16 conversions, on rows as check's: where
+    a (case, target, level) has auto --target's instructions per element
+    both as built (target) and with -DBC_F16_PORTABLE (PORTABLE), the
+    first no more than the second.  Returns the failures: lines to
+    print."""
+    by = {}
+    for cid, tid, level, v, b, ipe in rows:
+        if v in ("target", PORTABLE) and ipe is not None:
+            by.setdefault((cid, tid, level), {})[v] = (b, ipe)
+    bad = []
+    for (cid, tid, level), vs in sorted(by.items()):
+        if len(vs) == 2 and vs["target"][1] > vs[PORTABLE][1]:
+            bad.append("f16: %s on %s at %s: auto --target runs %.2f instructions per element "
+                       "with the FPU's f16 conversions, %.2f with -DBC_F16_PORTABLE (%d bytes "
+                       "against %d)" % (cid, tid, level, vs["target"][1], vs[PORTABLE][1],
+                                        vs["target"][0], vs[PORTABLE][0]))
+    return bad
+
+
 def bytes_words(r, level):
     """auto --target's bytes against the smallest strategy's at level, in
     words: "88 against 58 of auto size (1.52x) at -Os"."""
@@ -1040,6 +1105,78 @@ def helium(cases, results):
             "Where Helium ran:", ""] + counts + [""] + md + [""]
 
 
+def f16_rows(results, f16res):
+    """The f16 comparison as (target, level, the FPU's [bytes, ipe, vec]
+    or None, the portable code's or None), in the order of TARGETS and
+    their levels: the FPU's from the table's run, the portable code's
+    from its own program (F16RES: {(target, level): (res, note)})."""
+    out = []
+    for t in TARGETS:
+        for level in levels_of(t):
+            if (t["id"], level) not in f16res:
+                continue
+            fpu = results.get((F16_CASE, t["id"], level), ({}, ""))[0].get("target")
+            out.append((t["id"], level, fpu, f16res[(t["id"], level)][0].get(PORTABLE)))
+    return out
+
+
+def ratio(a, b):
+    return "%.2fx" % (a / b) if a is not None and b else "-"
+
+
+def f16_lines(results, f16res):
+    """The comparison in words, a line per build."""
+    out = []
+    for tid, level, fpu, port in f16_rows(results, f16res):
+        out.append("%s on %s at %s: auto --target with the FPU's f16 conversions %s, with "
+                   "-DBC_F16_PORTABLE %s: %s the instructions per element, %s the bytes" % (
+                       F16_CASE, tid, level, cell(fpu), cell(port),
+                       ratio(fpu and fpu[1], port and port[1]),
+                       ratio(fpu and fpu[0], port and port[0])))
+    return out
+
+
+def f16_section(cases, results, f16res, portable):
+    """The section of the FPU's f16 conversions as markdown lines (none
+    when F16_CASE was not built where they are used): a row per build
+    that uses them (F16RES), and the builds that do not (PORTABLE:
+    [(target, level)])."""
+    if not f16res:
+        return []
+    words = dict(cases)[F16_CASE]
+    op, operands, options = case_parts(words)
+    md = ["| target | flags | FPU's conversions | `-DBC_F16_PORTABLE` | "
+          "instructions per element, FPU / portable | bytes, FPU / portable |",
+          "|" + " --- |" * 6]
+    for tid, level, fpu, port in f16_rows(results, f16res):
+        md.append("| %s | %s | %s | %s | %s | %s |" % (
+            tid, level, cell(fpu), cell(port), ratio(fpu and fpu[1], port and port[1]),
+            ratio(fpu and fpu[0], port and port[0])))
+    by = {}
+    for t, level in portable:
+        by.setdefault(t["id"], []).append(level)
+    rest = []
+    for t in TARGETS:
+        if t["id"] in by:
+            lv = by[t["id"]]
+            rest.append(t["id"] if lv == levels_of(t) else "%s at %s" % (t["id"], ", ".join(lv)))
+    return ["## f16: the FPU's conversions against the portable code", "",
+            "`auto --target` on %s (%s `%s`: two conversions from f16 to float and one back "
+            "an element) in each build where runtime/bc.h converts f16 with the FPU's "
+            "VCVTB.F32.F16 and VCVTB.F16.F32 (BC__F16_VCVT, as the compiler's preprocessor "
+            "says: an M-profile FPU and IEEE `__fp16`, which gcc has with "
+            "`-mfp16-format=ieee` on the Cortex-M4F and by default on the M55), against the "
+            "same kernel built with `-DBC_F16_PORTABLE`: bc.h's portable integer "
+            "conversions, what these builds ran before. Each cell: .text bytes "
+            "(instructions per element), measured as the table's; the portable build in a "
+            "program of its own with the kernel as built, whose output must be the same "
+            "bytes. The check: with the FPU's conversions, no more instructions per element "
+            "than the portable code's, at every level." % (F16_CASE, op, " ".join(operands)),
+            ""] + md + [""] + (
+                ["The other builds convert with the portable code either way: %s." %
+                 "; ".join(rest), ""] if rest else [])
+
+
 def main():
     ap = argparse.ArgumentParser(description="make size: bytes and instructions "
                                  "per element of each case's kernels on the firmware targets")
@@ -1061,7 +1198,8 @@ def main():
         rows = read_tsv(a.check)
         bad, known = check(rows)
         tbad, tknown = check_target(rows)
-        return report_checks(known + tknown, ["larger: " + l for l in bad] + tbad, [])
+        return report_checks(known + tknown, ["larger: " + l for l in bad] + tbad
+                             + check_f16(rows), [])
     if a.targets:
         ids = a.targets.replace(",", " ").split()
         TARGETS[:] = [t for t in TARGETS if t["id"] in ids]
@@ -1113,14 +1251,43 @@ def main():
                     jobs.append(((cid, t["id"], level), ukey,
                                  ex.submit(unit, prepared[cid], t, level,
                                            prepared[cid]["dir"], keep)))
+        # the f16 comparison: F16_CASE's auto --target with bc.h's portable
+        # conversions, in each build where they are the FPU's
+        f16res, f16jobs, portable = {}, [], []
+        if F16_CASE in prepared:
+            p = prepared[F16_CASE]
+            builds = [(t, level) for t in TARGETS if t["id"] in p["timpls"]
+                      for level in (CHECKED if a.only_check else levels_of(t))]
+            uses = list(ex.map(lambda b: f16_vcvt(*b), builds))
+            portable = [b for b, u in zip(builds, uses) if not u]
+            pcases = {}
+            for (t, level), u in zip(builds, uses):
+                if not u:
+                    continue
+                if t["id"] not in pcases:
+                    pcases[t["id"]] = f16_portable_case(p, t)
+                ukey = cache.key(pcases[t["id"]], t, level, None)
+                if ukey in cache.old:
+                    f16res[(t["id"], level)] = cache.use(ukey)
+                    continue
+                f16jobs.append(((t["id"], level), ukey,
+                                ex.submit(unit, pcases[t["id"]], t, level,
+                                          os.path.join(p["dir"], "f16"))))
         for key, ukey, f in jobs:
             results[key] = f.result()
             cache.put(ukey, results[key])
+        for key, ukey, f in f16jobs:
+            f16res[key] = f.result()
+            cache.put(ukey, f16res[key])
         cache.save()
     failed = []
     for key, (res, note) in sorted(results.items()):
         if note and not note.startswith("no count"):
             failed.append("%s on %s at %s: %s" % (key[0], key[1], key[2], note))
+    for key, (res, note) in sorted(f16res.items()):
+        if note and not note.startswith("no count"):
+            failed.append("%s with -DBC_F16_PORTABLE on %s at %s: %s" % (
+                F16_CASE, key[0], key[1], note))
     tsv = ["case\ttarget\tflags\timplementation\ttext_bytes\tinstructions_per_element"
            "\tvector_instructions_per_element"]
     rows = []
@@ -1137,17 +1304,27 @@ def main():
                         tsv.append("%s\t%s\t%s\t%s\t%d\t%s\t%s" % (
                             cid, t["id"], level, v, b, "" if ipe is None else "%.2f" % ipe,
                             "" if vec is None else "%.2f" % vec))
+                if cid == F16_CASE and PORTABLE in f16res.get((t["id"], level), ({}, ""))[0]:
+                    b, ipe, vec = f16res[(t["id"], level)][0][PORTABLE]
+                    rows.append((cid, t["id"], level, PORTABLE, b, ipe))
+                    tsv.append("%s\t%s\t%s\t%s\t%d\t%s\t%s" % (
+                        cid, t["id"], level, PORTABLE, b, "" if ipe is None else "%.2f" % ipe,
+                        "" if vec is None else "%.2f" % vec))
     with open(os.path.join(out, "size.tsv"), "w") as fh:
         fh.write("\n".join(tsv) + "\n")
     bad, known = check(rows)
     tbad, tknown = check_target(rows)
     tsummary = target_summary(rows)
+    tbad += check_f16(rows)
+    f16 = f16_lines(results, f16res)
     if a.only_check:
         for depth, line in tsummary:
             print("size: " + "  " * depth + line)
+        for line in f16:
+            print("size: " + line)
         status = report_checks(known + tknown, ["larger: " + l for l in bad] + tbad, failed)
         print("size: %d cases, %d programs, %.0f s; the rows in %s" % (
-            len(cases), len(results), time.time() - t0, os.path.join(out, "size.tsv")))
+            len(cases), len(results) + len(f16res), time.time() - t0, os.path.join(out, "size.tsv")))
         return status
     text, md = tables(cases, results)
     print("\n".join(text))
@@ -1159,6 +1336,8 @@ def main():
         print("size: " + "  " * depth + line)
     for depth, line in tsummary:
         print("size: " + "  " * depth + line)
+    for line in f16:
+        print("size: " + line)
     not_applied = describe_not_applied(cases, prepared)
     for line in not_applied:
         print("size: " + line)
@@ -1168,10 +1347,11 @@ def main():
     with open(os.path.join(out, "SIZE.md"), "w") as fh:
         fh.write(markdown(md, not_applied, uncounted, known + tknown,
                           ["larger: " + l for l in bad] + tbad, legend, summary,
-                          tsummary, helium(cases, results)))
+                          tsummary, helium(cases, results),
+                          f16_section(cases, results, f16res, portable)))
     status = report_checks(known + tknown, ["larger: " + l for l in bad] + tbad, failed)
     print("size: %d cases, %d programs, %.0f s; the table in %s" % (
-        len(cases), len(results), time.time() - t0, os.path.join(out, "SIZE.md")))
+        len(cases), len(results) + len(f16res), time.time() - t0, os.path.join(out, "SIZE.md")))
     return status
 
 
@@ -1292,9 +1472,10 @@ def uncounted_lines(cases, results):
 
 
 def markdown(md, not_applied, uncounted, known, bad, legend=(), summary=(),
-             tsummary=(), helium_md=()):
+             tsummary=(), helium_md=(), f16_md=()):
     """SIZE.md: how it was made, the targets, the summaries, the legend
-    of the cases, the Cortex-M55's Helium, the table (MD, its lines),
+    of the cases, the Cortex-M55's Helium, the FPU's f16 conversions
+    against the portable code (F16_MD), the table (MD, its lines),
     then the notes: implementations a case does not have, counts not
     run, the known exceptions and the failures of the checks, each group
     a list. Nothing in it depends on the run's time: the same tools give
@@ -1335,6 +1516,7 @@ def markdown(md, not_applied, uncounted, known, bad, legend=(), summary=(),
                   "f32 where no dtype is given), the options it keeps, and the result shape.", ""]
         lines += list(legend) + [""]
     lines += list(helium_md)
+    lines += list(f16_md)
     lines += ["## The table", "", HOW.replace("\n", " "), ""] + md + [""]
     if not_applied or uncounted or known or bad:
         lines += ["## Notes", "",

@@ -134,7 +134,7 @@ fi
 fresh
 awk -F' [|] ' '/^[|] / && $2 != "kernel" && $2 != "---" { print substr($1, 3) }' "$top/SIZE.md" |
 	sort -u >table.cases
-sed -n '/^## Notes$/,$s/^- \(slower: \|bigger: \)\{0,1\}\([A-Za-z0-9_]*\)[: ].*/\2/p' "$top/SIZE.md" | sort -u >noted
+sed -n '/^## Notes$/,$s/^- \(slower: \|bigger: \|f16: \)\{0,1\}\([A-Za-z0-9_]*\)[: ].*/\2/p' "$top/SIZE.md" | sort -u >noted
 grep -n 'Written by `make size` (bench/size.py)\.$' "$top/SIZE.md" >log
 rc=$?
 comm -13 table.cases noted >extra
