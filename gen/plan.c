@@ -95,6 +95,13 @@ build_loops(struct plan *p, const struct bcast *b)
 	}
 }
 
+/* The column of P's strides where input I moves: the output's, written in place. */
+static int
+input_column(const struct plan *p, int i)
+{
+	return p->inplace && i == 0 ? p->nin : i;
+}
+
 /*
 ** Set how each loop of P moves each operand, and where each input is
 ** read. The loops written out (nblock innermost) move nothing: their
@@ -118,7 +125,7 @@ set_moves_and_reads(struct plan *p)
 		}
 	for (int i = 0; i < p->nin; i++) {
 		struct plan_read *r = &p->read[i];
-		int col = p->inplace && i == 0 ? p->nin : i, l = p->nloops;
+		int col = input_column(p, i), l = p->nloops;
 
 		while (l > 0 && p->loop[l - 1].stride[col] == 0)
 			l--;
@@ -1191,7 +1198,7 @@ only_quieted(const struct plan *p, int i)
 ** innermost loop runs a line at least, reads an f16 input element by
 ** element or stores an f16 output from floats, and does not stream as
 ** asked. Those lines take the place of streaming past the cache, whose
-** lines convert an element at a time. Where no signalling NaN can reach
+** lines convert an element at a time, and of the loop's vector tail. Where no signalling NaN can reach
 ** the output as one (only_quieted; an output of arithmetic), the
 ** conversions need not keep it signalling, and run faster (the _nq
 ** helpers). Assumes P's values and store are set.
@@ -1212,13 +1219,14 @@ choose_f16_lines(struct plan *p, const struct plan_request *rq)
 	for (int i = 0; i < p->nin; i++) {
 		struct plan_read *r = &p->read[i];
 
-		r->staged = r->widen && r->uses > 0 && in->stride[p->inplace && i == 0 ? p->nin : i] == 1;
+		r->staged = r->widen && r->uses > 0 && in->stride[input_column(p, i)] == 1;
 		r->quiet = r->staged && only_quieted(p, i);
 		any |= r->staged;
 	}
 	if (!any)
 		return;
 	p->f16_line = PLAN_F16_LINE;
+	p->loop[p->nloops - 1].tail = 0;	/* the lines and their rest take its place */
 	p->f16_out_quiet = p->f16_out_line && quiets_nan(&p->value[p->nvalues - 1]);
 	p->f16_not_streamed = p->stream == STREAM_SIZED;
 	p->stream = STREAM_NONE;

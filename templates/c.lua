@@ -241,6 +241,13 @@ local function input_value(i, at)
   return widened(i, element(at))
 end
 
+-- "bc_f16_to_f32_nq(x_f, x_1 + i2, 64);": the line conversion HELPER of N
+-- elements, SRC to DST; its _nq form where QUIET (a signalling NaN may
+-- become quiet).
+local function line_conversion(helper, quiet, dst, src, n)
+  return helper .. (quiet and "q" or "") .. "(" .. dst .. ", " .. src .. ", " .. n .. ");"
+end
+
 -- A function that spells a read of an input as READS say: its local,
 -- or its value at its place.
 local function reader(reads)
@@ -280,11 +287,10 @@ local statements = {
     local e = spell(values, it.value, reader(it.reads)).text
     return element(it.at) .. " = " .. (it.at.kind == "float_line" and e or narrowed(e)) .. ";"
   end,
-  -- "bc_f16_to_f32_n(x_f, x_1 + i2, 64);": a line of f16s converted at
-  -- once (_nq: a signalling NaN may become quiet)
+  -- "bc_f16_to_f32_n(x_f, x_1 + i2, 64);": a line of f16s converted at once
   widen = function(it)
-    return "bc_f16_to_f32_n" .. (it.quiet and "q" or "") .. "(" .. staged_name(it.operand) .. ", " .. pointer(it.at.pointer) .. " + "
-      .. counter(it.at.loop) .. ", " .. it.line .. ");"
+    return line_conversion("bc_f16_to_f32_n", it.quiet, staged_name(it.operand),
+      pointer(it.at.pointer) .. " + " .. counter(it.at.loop), it.line)
   end,
   fence = function() return "bc_stream_fence();" end,
   unused = function(it) return "(void)" .. parameter(it.operand) .. ";" end,
@@ -369,7 +375,7 @@ blocks = {
     if not it.convert then
       into[#into + 1] = tabs .. "\tbc_stream_line_" .. out_dtype .. "(" .. pointer(it.pointer) .. " + " .. i .. ", " .. line .. ");"
     elseif it.narrow then
-      into[#into + 1] = tabs .. "\tbc_f32_to_f16_n" .. (it.quiet and "q" or "") .. "(" .. pointer(it.pointer) .. " + " .. i .. ", " .. line .. ", " .. it.line .. ");"
+      into[#into + 1] = tabs .. "\t" .. line_conversion("bc_f32_to_f16_n", it.quiet, pointer(it.pointer) .. " + " .. i, line, it.line)
     end
     into[#into + 1] = tabs .. "}"
   end,
