@@ -71,6 +71,18 @@ def level_target(cc, flags):
             return row
     return "generic"
 
+def machine_tuning(cc, gen):
+    """The processor the bench runs on, as --tune names it: the one CC
+    -march=native tunes for (its __tune_NAME__ macro), where bcastgen has a
+    tuning of that name; else generic. Every level generates for it: the
+    flags say what the code may use, the processor what pays."""
+    out = subprocess.run(shlex.split(cc) + ["-march=native", "-dM", "-E", "-x", "c",
+                         "/dev/null"], capture_output=True, text=True).stdout
+    tuned = [m.group(1) for m in re.finditer(r"^#define __tune_(\w+)__ ", out, re.M)]
+    known = subprocess.run([gen, "--tune", "list"], capture_output=True, text=True).stdout
+    names = {line.split()[0] for line in known.splitlines()[1:] if line and line[0] != " "}
+    return next((t for t in tuned if t in names), "generic")
+
 # bcastgen's variants: the default, then each strategy or option that
 # may apply; one that bcastgen refuses does not apply.  parallel is built
 # with -fopenmp, and does not apply where its banner says "Not parallel".
@@ -634,6 +646,7 @@ def build_case(case, level, args, wrong=False):
             notes[v] = "does not apply: the compiler builds nothing with -fopenmp"
             continue
         r = sh([args.gen] + case.words + opts + ["--target", args.target[level],
+                                                 "--tune", args.tune,
                                                  "--name", name, "-o", path])
         if r.returncode != 0:
             msg = (r.stderr.strip().splitlines() or ["exit %d" % r.returncode])[0]
@@ -1083,7 +1096,8 @@ def processor_slug(mach):
 
 def level_rows(args, levels):
     """The target row each level used, for the section's Target rows line."""
-    return "; ".join("`--target %s` at %s" % (args.target[lv], LEVEL_TITLE[lv]) for lv in levels)
+    return "; ".join("`--target %s --tune %s` at %s" % (args.target[lv], args.tune, LEVEL_TITLE[lv])
+                     for lv in levels)
 
 
 def report_head(sections):
@@ -1699,6 +1713,7 @@ def main():
         die("no bcastgen at '%s': run make first" % args.gen)
     args.llc = llc_bytes()
     args.target = {lv: level_target(args.cc, LEVELS[lv]) for lv in LEVELS}
+    args.tune = machine_tuning(args.cc, args.gen)
     if not args.levels:
         args.levels = "O2 O3" + (" O3v3" if args.target["O3"] == "x86-64-v4" else "")
     allc = read_cases(args.cases)

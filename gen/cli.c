@@ -104,15 +104,41 @@ static const char status_text[] =
 "bad usage (an unknown option, a missing argument, options that do not\n"
 "go together).\n";
 
+/* Append the ops' names, then the functions' (for print_help's marks). */
+static void
+op_names(struct strbuf *sb)
+{
+	op_list(sb, 0);
+}
+
+static void
+func_names(struct strbuf *sb)
+{
+	op_list(sb, 1);
+}
+
+/* The lists --help reads from the tables, each in place of its mark. */
+static const struct help_list {
+	const char *mark;
+	void (*append)(struct strbuf *sb);
+} help_lists[] = {
+	{"%OPS", op_names},
+	{"%FUNCS", func_names},
+	{"%DTYPES", dtype_list},
+	{"%TARGETS", target_names},
+	{"%TUNES", tuning_names},
+	{NULL, NULL}
+};
+
 /*
 ** Print the help: usage_text, the rows of fields.c, kernel_text,
-** limits_text and status_text, with the lists read from the tables in
-** place of %OPS, %FUNCS, %DTYPES and %TARGETS, each wrapped to 78 columns.
+** limits_text and status_text, with help_lists in place of their marks,
+** each wrapped to 78 columns.
 */
 static void
 print_help(void)
 {
-	static const char *const marks[] = {"%OPS", "%FUNCS", "%DTYPES", "%TARGETS", NULL};
+	const struct help_list *marks = help_lists;
 	struct strbuf out = {0}, text = {0};
 	const char *p;
 	int col = 0;
@@ -127,18 +153,13 @@ print_help(void)
 	while (*p) {
 		int k = 0;
 
-		while (marks[k] && strncmp(p, marks[k], strlen(marks[k])) != 0)
+		while (marks[k].mark && strncmp(p, marks[k].mark, strlen(marks[k].mark)) != 0)
 			k++;
-		if (marks[k]) {
+		if (marks[k].mark) {
 			struct strbuf list = {0};
 			const char *w;
 
-			if (k == 3)
-				target_names(&list);
-			else if (k == 2)
-				dtype_list(&list);
-			else
-				op_list(&list, k == 1);
+			marks[k].append(&list);
 			/* each word where it fits, else on a new line under the text */
 			for (w = list.s; *w; ) {
 				size_t n = strcspn(w, " ");
@@ -156,7 +177,7 @@ print_help(void)
 				w += n + (w[n] == ' ');
 			}
 			sb_free(&list);
-			p += strlen(marks[k]);
+			p += strlen(marks[k].mark);
 			continue;
 		}
 		col = *p == '\n' ? 0 : col + 1;
@@ -298,6 +319,18 @@ is_spec(const char *arg)
 	return n > 4 && strcmp(arg + n - 4, ".lua") == 0;
 }
 
+/* Return 1 if ARGV[I] asks OPTION's table: "OPTION list" or "OPTION=list". */
+static int
+asks_list(int argc, char **argv, int i, const char *option)
+{
+	size_t n = strlen(option);
+
+	if (strncmp(argv[i], option, n) != 0)
+		return 0;
+	return strcmp(argv[i] + n, "=list") == 0
+	       || (argv[i][n] == '\0' && i + 1 < argc && strcmp(argv[i + 1], "list") == 0);
+}
+
 /* Set the action or the kernel field that ARGV[*I] names; return 0 if none does. */
 static int
 take_option(int argc, char **argv, int *i, struct cli *c, struct desc *d)
@@ -406,12 +439,15 @@ cli_read(int argc, char **argv, struct cli *c, struct desc *d)
 			finish(NULL, EXIT_OK);
 		} else if (strcmp(arg, "--version") == 0) {
 			finish("bcastgen " VERSION "\n", EXIT_OK);
-		} else if (strcmp(arg, "--target=list") == 0
-		           || (strcmp(arg, "--target") == 0 && i + 1 < argc
-		               && strcmp(argv[i + 1], "list") == 0)) {
+		} else if (asks_list(argc, argv, i, "--target")) {
 			struct strbuf list = {0};
 
 			target_list(&list);
+			finish(list.s, EXIT_OK);
+		} else if (asks_list(argc, argv, i, "--tune")) {
+			struct strbuf list = {0};
+
+			tuning_list(&list);
 			finish(list.s, EXIT_OK);
 		} else if (!take_option(argc, argv, &i, c, d)) {
 			usage_error("unknown option '%s'", arg);

@@ -21,6 +21,7 @@ desc_init(struct desc *d, enum desc_source source)
 	d->strategy = PLAN_AUTO;
 	d->stream = STREAM_AUTO;
 	d->target = target_default();
+	d->tune = tuning_default();
 	strcpy(d->out_shape.name, "out");
 }
 

@@ -46,6 +46,7 @@ struct desc {
 	enum plan_goal goal;		/* --optimize */
 	enum lang lang;			/* --lang: of its explanation and messages */
 	const struct target *target;	/* --target: the machine */
+	const struct tuning *tune;	/* --tune: its processor */
 	unsigned given;			/* bit k: row k of the field table was set */
 	char *origin;			/* a spec's "kernel 'k' of net.lua, line 3" */
 	int line;			/* the line a spec declares it on, or 0 */

@@ -34,6 +34,7 @@ enum field_kind {
 	FIELD_OP,		/* an op's name: const struct op * */
 	FIELD_DTYPE,		/* a dtype's name: const struct dtype * */
 	FIELD_TARGET,		/* a target's name: const struct target * */
+	FIELD_TUNE,		/* a tuning's name: const struct tuning * */
 	FIELD_EXPR		/* an expression: char *, shown as parsed */
 };
 
@@ -418,6 +419,30 @@ show_target(struct strbuf *sb, const struct desc *d, const struct field *f)
 	sb_printf(sb, " %s", (*t)->name);
 }
 
+/* FIELD_TUNE: a row of the tunings (target.c) by its name. */
+static int
+set_tune(struct desc *d, const struct field *f, const char *v, struct strbuf *err)
+{
+	const struct tuning **t = member(d, f->at);
+
+	if ((*t = tuning_find(v)) != NULL)
+		return 0;
+	sb_printf(err, "unknown tuning '%s': expected ", v);
+	tuning_names(err);
+	sb_add(err, " (bcastgen --tune list)");
+	return -1;
+}
+
+/* FIELD_TUNE: " --tune cascadelake". */
+static void
+show_tune(struct strbuf *sb, const struct desc *d, const struct field *f)
+{
+	const struct tuning *const *t = member_in(d, f->at);
+
+	show_option(sb, f);
+	sb_printf(sb, " %s", (*t)->name);
+}
+
 /* FIELD_EXPR: the text, kept to be parsed once the operands are known. */
 static int
 set_expr(struct desc *d, const struct field *f, const char *v, struct strbuf *err)
@@ -458,6 +483,7 @@ static const struct kind {
 	[FIELD_OP] = {set_op, show_op},
 	[FIELD_DTYPE] = {set_dtype, show_dtype},
 	[FIELD_TARGET] = {set_target, show_target},
+	[FIELD_TUNE] = {set_tune, show_tune},
 	[FIELD_EXPR] = {set_expr, show_expr},
 };
 
@@ -545,6 +571,13 @@ static const struct field fields[] = {
 		.help = "the machine generated for, a row of the target table\n"
 		        "(--target list prints it; the first is the default):\n"
 		        "%TARGETS",
+	}, {
+		.name = "tune", .kind = FIELD_TUNE, .at = AT(tune),
+		.help_at = 13, .arg = "P",
+		.help = "the processor the kernel is tuned for, as gcc's -mtune\n"
+		        "names it, where processors of one target differ\n"
+		        "(--tune list prints them; the first is the default):\n"
+		        "%TUNES",
 	}, {
 		.name = "optimize", .kind = FIELD_ENUM, .at = AT(goal),
 		.names = goal_names, .nnames = GOAL_SIZE + 1,

@@ -131,6 +131,7 @@ kernel_plan(struct kernel *k, struct strbuf *err)
 		.goal = d->goal,
 		.spec = d->source == FROM_SPEC,
 		.target = d->target,
+		.tune = d->tune,
 	};
 
 	plan_build(&k->plan, &k->b, &rq, err);

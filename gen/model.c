@@ -606,6 +606,8 @@ model_push_kernel(lua_State *L, const struct kernel *k)
 	set_int(L, "f16_line", p->f16_line);
 	set_bool(L, "f16_quiet", p->f16_line && f16_quiet(p));
 	set_bool(L, "f16_not_streamed", p->f16_not_streamed);
+	set_bool(L, "stream_unpaid", p->stream_unpaid);
+	set_str(L, "tune", k->desc->tune->name);
 	set_str(L, "parallel", parallels[p->parallel]);
 	set_int(L, "parallel_min", (long long)d->target->parallel_min);
 	/* past what Lua's integers hold, the data are "more than" that */

@@ -933,14 +933,22 @@ choose_small_code(struct plan *p, const struct plan_request *rq, uint64_t limit,
 }
 
 /*
-** Whether --stream auto streams P's data for RQ where the loops allow it:
-** for speed, on a target with non-temporal stores, data past the cache.
+** Whether --stream auto would stream P's data for RQ where the loops allow
+** it: for speed, on a target with non-temporal stores, data past the
+** cache.
 */
 static int
 past_cache(const struct plan *p, const struct plan_request *rq)
 {
 	return rq->stream == STREAM_AUTO && rq->goal == GOAL_SPEED && rq->target->nt_stores
 	       && p->bytes > rq->cache_size;
+}
+
+/* Whether it does: past_cache, where the tuning's streaming stores pay. */
+static int
+streams_past_cache(const struct plan *p, const struct plan_request *rq)
+{
+	return past_cache(p, rq) && rq->tune->stream_pays;
 }
 
 /*
@@ -1045,7 +1053,7 @@ choose_strategy(struct plan *p, const struct plan_request *rq, int nodes, struct
 	if (rq->strategy == PLAN_BLOCK || (rq->strategy == PLAN_AUTO && block > 0
 	                                   && rq->goal == GOAL_SPEED && rq->stream != STREAM_ON
 	                                   && (odd || (rq->target->block_short
-	                                               && !past_cache(p, rq))))) {
+	                                               && !streams_past_cache(p, rq))))) {
 		p->strategy = PLAN_BLOCK;
 		p->why = rq->strategy != PLAN_AUTO ? WHY_ASKED : odd ? WHY_ODD : WHY_SHORT;
 		p->nblock = block;
@@ -1152,8 +1160,10 @@ choose_stream(struct plan *p, const struct plan_request *rq, struct strbuf *err)
 	}
 	if (rq->stream == STREAM_ON)
 		p->stream = STREAM_ASKED;
-	else if (can && past_cache(p, rq))
+	else if (can && streams_past_cache(p, rq))
 		p->stream = STREAM_SIZED;
+	else if (can && past_cache(p, rq))
+		p->stream_unpaid = 1;
 	return 0;
 }
 

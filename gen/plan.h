@@ -401,6 +401,9 @@ struct plan {
 					   across that loop's iterations */
 	enum plan_stream stream;	/* the innermost loop writes whole cache lines of
 					   the output with non-temporal stores */
+	int stream_unpaid;		/* the data pass the cache, but the tuning's
+					   streaming stores are slower than plain ones:
+					   not streamed */
 	int line;			/* output elements in a cache line of the target
 					   (one with non-temporal stores; else 0) */
 	int f16_line;			/* the innermost loop converts its f16 data a line
@@ -459,6 +462,7 @@ struct plan_request {
 	enum plan_goal goal;			/* --optimize */
 	int spec;				/* messages name fields as a spec does */
 	const struct target *target;		/* the machine: its facts */
+	const struct tuning *tune;		/* its processor: what pays */
 };
 
 int plan_build(struct plan *p, const struct bcast *b, const struct plan_request *rq,

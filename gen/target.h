@@ -53,10 +53,28 @@ struct target {
 	const char *about;	/* what the row is, for --target list */
 };
 
+/*
+** A processor a kernel is tuned for (--tune), as gcc's -mtune names it:
+** facts that differ between processors of one target row, measured on
+** each (BENCHMARKS.md). The row says what the code may use; the tuning,
+** which of its choices pays.
+*/
+struct tuning {
+	const char *name;
+	int stream_pays;	/* one thread's non-temporal stores past the cache
+				   beat plain stores: --stream auto streams */
+	const char *about;	/* what the processor is and what was measured,
+				   for --tune list */
+};
+
 const struct target *target_find(const char *name);
 const struct target *target_row(int i);
 const struct target *target_default(void);
 void target_names(struct strbuf *sb);
 void target_list(struct strbuf *sb);
+const struct tuning *tuning_find(const char *name);
+const struct tuning *tuning_default(void);
+void tuning_names(struct strbuf *sb);
+void tuning_list(struct strbuf *sb);
 
 #endif

@@ -507,12 +507,14 @@ function zh.parallel(how, extent, name, count, min, target)
   }
   return "--parallel 要求多线程，但" .. why[how] .. "，所以内核在一个线程上运行。"
 end
-function en.stream(asked, bytes, cache)
+function en.stream(asked, bytes, cache, unpaid)
   if asked then return "The output is written with non-temporal stores, past the cache, as asked with --stream on." end
+  if unpaid then return "The data, " .. bytes .. " bytes, pass the cache size of " .. cache .. " bytes, but the output is written with plain stores: on " .. unpaid .. " (--tune), non-temporal stores past the cache are slower than plain ones." end
   return "The output is written with non-temporal stores, past the cache: the data, " .. bytes .. " bytes, pass the cache size of " .. cache .. " bytes."
 end
-function zh.stream(asked, bytes, cache)
+function zh.stream(asked, bytes, cache, unpaid)
   if asked then return "输出用非临时存储（non-temporal store）绕过缓存写入，由 --stream on 指定。" end
+  if unpaid then return "数据共 " .. bytes .. " 字节，超过了缓存大小 " .. cache .. " 字节，但输出用普通存储写入：在 " .. unpaid .. "（--tune）上，绕过缓存的非临时存储比普通存储慢。" end
   return "输出用非临时存储（non-temporal store）绕过缓存写入：数据共 " .. bytes .. " 字节，超过了缓存大小 " .. cache .. " 字节。"
 end
 

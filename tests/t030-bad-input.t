@@ -257,6 +257,25 @@ else
 	echo "#   want: $want"
 	status=1
 fi
+# Tunings: an unknown one names them, in a spec too; --tune list and
+# --tune=list print each, with whether its streaming stores pay.
+run_case 1 "bcastgen: error: unknown tuning 'skylake': expected generic, cascadelake, znver4 (bcastgen --tune list)" -o k.c x=3 --tune skylake
+printf 'defaults { tune = "Cascadelake" }\nkernel "k" { "x=3" }\n' >int.lua
+run_case 1 "int.lua:1: error: defaults: field 'tune': unknown tuning 'Cascadelake': expected generic, cascadelake, znver4 (bcastgen --tune list)" int.lua -o k.c
+rm int.lua
+run_case 2 "bcastgen: error: option '--tune' needs a value" -o k.c x=3 --tune
+fresh
+n=$((n + 1))
+"$GEN" --tune list >tunes 2>err \
+	&& [ "$(awk 'NR > 1 && !/^ / { printf "%s=%s ", $1, $2 }' tunes)" = "generic=pays cascadelake=slower znver4=pays " ] \
+	&& "$GEN" --tune=list | cmp -s - tunes && [ ! -s err ]
+if [ $? = 0 ]; then
+	echo "ok $n - --tune list prints the tunings, whether streaming pays on each"
+else
+	echo "not ok $n - --tune list prints the tunings, whether streaming pays on each"
+	sed 's/^/#   /' tunes err
+	status=1
+fi
 
 # --list ops prints the op table: a line per op after the header, and
 # with --format json one valid object, the same ops in the same order,

@@ -45,6 +45,12 @@ awk -F'\t' '$2 == "max_nan" && ($3 == "numpy" || $3 == "auto" || $3 == "ref" || 
 check $? "max_nan: NumPy, auto, ref and naive match hand with NaNs in the inputs"
 grep -q 'auto at least as fast as hand in every case, -O2: \*\*[a-z]*\*\*' b/B.md
 check $? "the targets section is computed"
+# every level generates for the processor gcc's -march=native tunes for,
+# where bcastgen has its tuning (--tune list), else generic
+tune=$(cc -march=native -dM -E -x c /dev/null 2>/dev/null | sed -n 's/^#define __tune_\([a-z0-9_]*\)__ .*/\1/p' |
+	while read -r t; do "$GEN" --tune list | grep -q "^$t " && echo "$t"; done | head -n 1)
+grep -q "^Target rows: \`--target [a-z0-9-]* --tune ${tune:-generic}\` at -O2\$" b/B.md
+check $? "the run generates for this processor's tuning (${tune:-generic}), as its Target rows line says"
 awk -F'\t' '$2 == "tiny43" && $3 == "xnnpack_mt" && $4 == "ok" && $8 > 0 && $12 == "wall"' \
 	b/results.tsv | grep -q .
 check $? "tiny43: xnnpack_mt checked and timed with the wall clock"
