@@ -71,6 +71,10 @@ def level_target(cc, flags):
             return row
     return "generic"
 
+# The note of a case whose auto kernel streams its output past the cache.
+AUTO_STREAMS = "streams its output past the cache (--stream auto)"
+
+
 def machine_tuning(cc, gen):
     """The processor the bench runs on, as --tune names it: the one CC
     -march=native tunes for (its __tune_NAME__ macro), where bcastgen has a
@@ -113,6 +117,13 @@ COMPARISONS = {"greater", "gt", "less", "lt", "equal", "eq", "not_equal",
 XNN_OPS = {"add": "add", "multiply": "multiply", "maximum": "maximum"}
 # Implementations that are not bcastgen's, for "best other".
 OTHERS = ["hand", "xnnpack", "numpy", "ref", "naive"]
+# hand_again: bench/hand.c compiled a second time, each hand_ID renamed
+# hand_again_ID, and timed as an implementation of its own: the same
+# code at another address, so that its time over hand's (A/A) is the
+# harness's noise, which the targets allow for.
+with open(os.path.join(HERE, "hand.c")) as _f:
+    AGAIN = ["-Dhand_%s=hand_again_%s" % (m, m)
+             for m in re.findall(r"^void hand_(\w+)\(", _f.read(), re.M)]
 
 
 def die(msg):
@@ -359,6 +370,7 @@ def write_driver(case, d, variants, stream, wrong):
         w("#include <xnnpack.h>")
     w("")
     w("void hand_%s(%s);" % (case.id, params))
+    w("void hand_again_%s(%s);" % (case.id, params))
     w("")
     for k in range(nin):
         w("static %s *in%d;" % (cin[k], k))
@@ -508,6 +520,7 @@ def write_driver(case, d, variants, stream, wrong):
     for v, _ in variants:
         impls.append((v, "kern_%s(%s)" % (v, args), 1))
     impls.append(("hand", "hand_%s(%s)" % (case.id, args), 1))
+    impls.append(("hand_again", "hand_again_%s(%s)" % (case.id, args), 1))
     if xnn:
         impls.append(("xnnpack", "xnn()", 1))
         impls.append(("xnnpack_mt", "xnn_mt()", 1))
@@ -666,6 +679,8 @@ def build_case(case, level, args, wrong=False):
         variants.append((v, opts))
     if not variants or variants[0][0] != "auto":
         die("case '%s': bcastgen refuses the default: %s" % (case.id, notes.get("auto")))
+    if "bc_stream_line" in bodies["auto"]:
+        notes["auto"] = AUTO_STREAMS
     stream = (case.bytes > args.llc and case.elem == "add_f32" and len(case.ops) == 2)
     if stream:
         sts = [strides(v, case.out_shape) for v in case.views] + \
@@ -679,14 +694,16 @@ def build_case(case, level, args, wrong=False):
                                      "-fvisibility=hidden", "-g"] + \
         LEVELS[level].split() + ["-I", os.path.join(TOP, "runtime"), "-I", HERE, "-I", d]
     srcs = [("kern_%s.c" % v, os.path.join(d, "kern_%s.c" % v)) for v, _ in variants]
-    srcs += [("hand.c", os.path.join(HERE, "hand.c")), ("case.c", os.path.join(d, "case.c"))]
+    srcs += [("hand.c", os.path.join(HERE, "hand.c")), ("hand_again.c", os.path.join(HERE, "hand.c")),
+             ("case.c", os.path.join(d, "case.c"))]
     # parallel alone is built with OpenMP (BC_PARALLEL in bc.h), the case
     # linked with it where it is there
     omp = ["-fopenmp"] if any(v == "parallel" for v, _ in variants) else []
     objs = []
     for base, src in srcs:
         obj = os.path.join(d, base[:-2] + ".o")
-        r = sh(cflags + (omp if base == "kern_parallel.c" else []) + ["-c", src, "-o", obj])
+        r = sh(cflags + (omp if base == "kern_parallel.c" else [])
+               + (AGAIN if base == "hand_again.c" else []) + ["-c", src, "-o", obj])
         if r.returncode != 0:
             die("case '%s': %s does not compile:\n%s" % (case.id, base, r.stderr))
         objs.append(obj)
@@ -697,7 +714,9 @@ def build_case(case, level, args, wrong=False):
         die("case '%s': cannot link:\n%s" % (case.id, r.stderr))
     d_cg = None
     if case.flags.get("ir"):
-        d_cg = (cflags, [s for _, s in srcs], libs)
+        # hand_again is hand there: callgrind counts hand's instructions once
+        d_cg = (cflags + ["-Dhand_again_%s=hand_%s" % (case.id, case.id)],
+                [s for b, s in srcs if b != "hand_again.c"], libs)
         build_cg(case, d, d_cg, [])
     return d, [v for v, _ in variants], notes, bool(stream), d_cg
 
@@ -815,9 +834,12 @@ def time_group(timed, rounds, args, res, settle):
     """Time the implementations of timed [(name, run)] in rounds, each
     round in another order, waiting settle seconds after each batch;
     their reps and times into res."""
-    # Reps per implementation: a batch of at least args.batch_ns.
+    # Reps per implementation: a batch of at least args.batch_ns, measured
+    # after a call that warms the caches (a cold first call, up to twice
+    # as slow, gave a batch of half the calls)
     reps = {}
     for name, run in timed:
+        run(1)
         n, t = 1, run(1)
         while t < args.batch_ns and n < 1 << 30:
             n = max(n * 2, min(n * 100, int(n * 1.2 * args.batch_ns / max(t, 1))))
@@ -827,17 +849,20 @@ def time_group(timed, rounds, args, res, settle):
     times = {name: [] for name, _ in timed}
     # Each process rotates its own order of the implementations (the first
     # keeps the listed one, the others a seeded shuffle), so that no
-    # implementation always follows the same one: what the one before
-    # leaves in the caches can move a 16 MiB output's time by half.
+    # implementation always follows the same one in every process: what
+    # the one before leaves in the caches can move a 16 MiB output's time
+    # by half.
     order = list(timed)
     if args.order_seed:
         random.Random(args.order_seed).shuffle(order)
     for r in range(rounds if order else 0):
         k = r % len(order)
         for name, run in order[k:] + order[:k]:
-            # one call first, untimed: the caches as this implementation
-            # leaves them, not as the one before it in the order did
-            run(1)
+            # an untimed batch first: the caches as this implementation
+            # leaves them, not as the one before it in the order did (one
+            # call did not do: on the Intel Xeon the same machine code ran
+            # 1.25x slower after a naive loop than after a memcpy)
+            run(reps[name])
             times[name].append(run(reps[name]) / reps[name])
             time.sleep(settle)
     for name, _ in timed:
@@ -1005,6 +1030,7 @@ def ratios(row):
         return {}
     out = {}
     out["hand"] = t["hand"] / a if "hand" in t else None
+    out["again"] = t["hand_again"] / t["hand"] if "hand" in t and "hand_again" in t else None
     out["xnnpack"] = t["xnnpack"] / a if "xnnpack" in t else None
     others = [t[k] for k in OTHERS if k in t]
     out["best"] = min(others) / a if others else None
@@ -1065,7 +1091,7 @@ def impl_columns(rows):
         for k in row["impls"]:
             if k not in cols and k not in WALL_IMPLS:
                 cols.append(k)
-    order = [v for v, _ in VARIANTS] + ["hand", "xnnpack", "numpy", "ref", "naive",
+    order = [v for v, _ in VARIANTS] + ["hand", "hand_again", "xnnpack", "numpy", "ref", "naive",
                                         "memcpy", "stream_lines", "stream_pages", "wrong"]
     return [k for k in order if k in cols] + [k for k in cols if k not in order]
 
@@ -1124,8 +1150,10 @@ def report_head(sections):
     w("byte against the hand-written loop before anything is timed, then timed in")
     w("rounds with the order rotated by one each round (each process of a case its own")
     w("order: the listed one, then seeded shuffles); each timed batch comes after")
-    w("one untimed call of its own, so that no implementation inherits the caches")
-    w("another left (streaming stores evict the output, for one).")
+    w("an untimed batch of its own (as many calls), so that no implementation")
+    w("inherits the caches another left (streaming stores evict the output, for one):")
+    w("after one untimed call, as before, two implementations of the same machine code")
+    w("differed by up to 1.25x on an in-cache 12 MiB add on the Intel Xeon.")
     w("")
     w("## Reproduce")
     w("")
@@ -1151,12 +1179,16 @@ def report_head(sections):
     w("newest x86-64 level whose macros the compiler defines with the level's flags")
     w("(x86-64 at `-O2`, the host's level at `-O3 -march=native`); where that is")
     w("x86-64-v4 a third level, `-O3 -march=x86-64-v3`, measures the v3 row on the")
-    w("same machine. Each section says which row each of its levels used.")
+    w("same machine. Every level is tuned (`--tune`) for the processor the compiler's")
+    w("`-march=native` tunes for (its `__tune_NAME__`), where bcastgen has that tuning,")
+    w("else `generic`. Each section says which row and tuning each of its levels used.")
     w("")
     w("Implementations: **auto** is bcastgen's kernel with default options; **loops**,")
     w("**block**, **unroll** (`--unroll-limit 512`), **stream_on**, **stream_off** are the other")
     w("strategies and options where bcastgen accepts them and emits different code;")
-    w("**hand** the hand-written loop (the reference); **xnnpack** XNNPACK's")
+    w("**hand** the hand-written loop (the reference); **hand_again** the same source")
+    w("compiled a second time under other names and timed as an implementation of its")
+    w("own, whose time over hand's (*A/A*) shows the harness's noise; **xnnpack** XNNPACK's")
     w("`xnn_*_nd_f32` operator, `xnn_*_nd_f16` for the f16 cases (`max(x*w + b, 0)` as a")
     w("multiply then an add clamped at 0, in place in the output); **numpy** the ufunc with a preallocated `out=`")
     w("(timed with `time.perf_counter_ns` around the batch, the same buffers);")
@@ -1187,6 +1219,10 @@ def report_head(sections):
     w("time over auto's): above 1.00 auto is faster; *vs hand (min)* takes the two")
     w("minimums instead, less sensitive to other work on the machine. *best* is the best of hand,")
     w("xnnpack, numpy, ref and naive; *stream* is the fraction of the streaming limit.")
+    w("*A/A* is hand_again's median time over hand's: the same code, so its spread over a")
+    w("level's cases is what the harness cannot tell apart; the targets allow auto that")
+    w("much in each case (*within the run's noise*: auto over hand at least the case's")
+    w("A/A or its inverse, whichever is below 1).")
     return "\n".join(md)
 
 
@@ -1262,18 +1298,19 @@ def report_section(args, results, cases, mach, cg, gen, full, svg_ref):
         w("")
         w("auto: spread, per element, bandwidth, and the ratios:")
         w("")
-        w("| case | auto min / median / max | ns/elem | GB/s | vs hand | vs hand (min) | vs xnnpack | vs best other | vs stream |")
-        w("| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
+        w("| case | auto min / median / max | ns/elem | GB/s | vs hand | vs hand (min) | A/A | vs xnnpack | vs best other | vs stream |")
+        w("| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
         for cid, row in rows.items():
             a = row["impls"].get("auto", {}).get("ns")
             if not a:
-                w("| %s | **WRONG** | | | | | | | |" % cid)
+                w("| %s | **WRONG** | | | | | | | | |" % cid)
                 continue
             r = ratios(row)
             m = med(a)
-            w("| %s | %s / %s / %s | %.3f | %.1f | %s | %s | %s | %s | %s |" % (
+            w("| %s | %s / %s / %s | %.3f | %.1f | %s | %s | %s | %s | %s | %s |" % (
                 cid, fmt_ns(min(a)), fmt_ns(m), fmt_ns(max(a)), m / cases[cid].count,
-                cases[cid].bytes / m, fmt_r(r["hand"]), fmt_r(r["hand_min"]), fmt_r(r["xnnpack"]),
+                cases[cid].bytes / m, fmt_r(r["hand"]), fmt_r(r["hand_min"]), fmt_r(r["again"]),
+                fmt_r(r["xnnpack"]),
                 fmt_r(r["best"]), fmt_r(r["stream"])))
         wrong = [(cid, k, v["check"]) for cid, row in rows.items()
                  for k, v in row["impls"].items() if v["check"].startswith("WRONG")]
@@ -1496,6 +1533,12 @@ def targets(results, cases, gen, full, args):
         return "**met**" if cond else "**missed**"
 
     for level, rows in results.items():
+        # the noise of each case: its A/A ratio (hand_again over hand), r
+        # or 1/r, whichever is below 1; a ratio of auto's above it is as
+        # fast as the harness can tell
+        again = {cid: ratios(row).get("again") for cid, row in rows.items()}
+        aa = [r for r in again.values() if r]
+        floor = {cid: min(r, 1 / r) if r else 1.0 for cid, r in again.items()}
         rs = [(cid, ratios(row).get("hand")) for cid, row in rows.items()]
         rs = [(c, r) for c, r in rs if r is not None]
         wrong = [cid for cid, row in rows.items() if not row["impls"].get("auto", {}).get("ns")]
@@ -1513,6 +1556,15 @@ def targets(results, cases, gen, full, args):
                            "; auto WRONG on " + ", ".join(wrong) if wrong else "",
                            ", ".join("%s %.2fx" % (c, r) for r, c in miss_min)
                            if miss_min else "none"))
+            if aa:
+                below = [(r, c) for r, c in miss if r < floor[c]]
+                out.append("auto at least as fast as hand within the run's noise, %s: %s; "
+                           "hand_again over hand (A/A, the same code) %.2fx to %.2fx over %d "
+                           "cases; slower than its case's A/A: %s" % (
+                               LEVEL_TITLE[level], verdict(not below and not wrong),
+                               min(aa), max(aa), len(aa),
+                               ", ".join("%s %.2fx (A/A %.2fx)" % (c, r, again[c])
+                                         for r, c in below) or "none"))
         odd = [(cid, ratios(rows[cid]).get("hand")) for cid in rows if cases[cid].flags.get("odd")]
         odd = [(c, r) for c, r in odd if r is not None]
         if level == "O2" and odd:
@@ -1555,6 +1607,18 @@ def targets(results, cases, gen, full, args):
         par = [cid for cid, row in rows.items() if "parallel" in row["impls"]]
         if par:
             out.append(parallel_target(level, rows, par, cases, args))
+        # where auto streams (stream_on is its code), against the same kernel
+        # with plain stores
+        sv = [(cid, med(row["impls"]["stream_off"]["ns"]) / med(row["impls"]["auto"]["ns"]))
+              for cid, row in rows.items()
+              if row["notes"].get("auto") == AUTO_STREAMS
+              and row["impls"].get("stream_off", {}).get("ns")
+              and row["impls"].get("auto", {}).get("ns")]
+        out.append("streaming never loses (within its case's A/A), %s: %s; auto streams %s" % (
+            LEVEL_TITLE[level], verdict(all(r >= floor[c] for c, r in sv)),
+            "in no case" if not sv else "in %d, at %s the speed of the same kernel with plain "
+            "stores" % (len(sv), ", ".join("%s %.2fx (A/A %.2fx)" % (c, r, again[c] or 1)
+                                          for c, r in sv))))
         st = [(cid, ratios(row).get("stream")) for cid, row in rows.items()]
         st = [(c, r) for c, r in st if r is not None]
         if st:
@@ -1689,6 +1753,8 @@ def main():
     ap.add_argument("--batch-ms", type=float, default=BATCH_MS)
     ap.add_argument("--clock", choices=["thread", "wall"], default="thread",
                     help="time with the thread's processor time (default) or the wall clock")
+    ap.add_argument("--tune", help="bcastgen's --tune at every level (default: the processor "
+                    "the compiler's -march=native tunes for, where bcastgen has it)")
     ap.add_argument("--no-callgrind", action="store_true")
     ap.add_argument("--no-gen", action="store_true")
     ap.add_argument("--inject-wrong", action="store_true",
@@ -1713,7 +1779,7 @@ def main():
         die("no bcastgen at '%s': run make first" % args.gen)
     args.llc = llc_bytes()
     args.target = {lv: level_target(args.cc, LEVELS[lv]) for lv in LEVELS}
-    args.tune = machine_tuning(args.cc, args.gen)
+    args.tune = args.tune or machine_tuning(args.cc, args.gen)
     if not args.levels:
         args.levels = "O2 O3" + (" O3v3" if args.target["O3"] == "x86-64-v4" else "")
     allc = read_cases(args.cases)

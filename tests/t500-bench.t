@@ -33,18 +33,22 @@ grep -q '^- \*\*WRONG\*\*: wrong on tiny43: WRONG (1 of 12 elements)$' b/B.md
 check $? "the checker reports the wrong implementation loudly"
 awk -F'\t' '$2 == "tiny43" && $3 == "wrong" && $4 ~ /^WRONG/ && $8 == ""' b/results.tsv | grep -q .
 check $? "the wrong implementation is not timed"
-for impl in auto hand xnnpack numpy ref naive memcpy; do
+for impl in auto hand hand_again xnnpack numpy ref naive memcpy; do
 	awk -F'\t' -v i=$impl '$2 == "tiny43" && $3 == i && ($4 == "ok" || $4 == "unchecked") && $8 > 0' \
 		b/results.tsv | grep -q .
 	check $? "tiny43: $impl checked and timed"
 done
-grep -q '^| case | elements | auto | .*hand | xnnpack | numpy | ref | naive | memcpy | wrong |$' b/B.md
+grep -q '^| case | elements | auto | .*hand | hand_again | xnnpack | numpy | ref | naive | memcpy | wrong |$' b/B.md
 check $? "the table has a column for each implementation"
 awk -F'\t' '$2 == "max_nan" && ($3 == "numpy" || $3 == "auto" || $3 == "ref" || $3 == "naive") && $4 == "ok"' \
 	b/results.tsv | wc -l | grep -q '^ *4$'
 check $? "max_nan: NumPy, auto, ref and naive match hand with NaNs in the inputs"
 grep -q 'auto at least as fast as hand in every case, -O2: \*\*[a-z]*\*\*' b/B.md
 check $? "the targets section is computed"
+grep -Eq '^- auto at least as fast as hand within the run.s noise, -O2: \*\*[a-z]*\*\*; hand_again over hand \(A/A, the same code\) [0-9.]+x to [0-9.]+x over 2 cases' b/B.md &&
+	grep -Eq '^\| tiny43 \| [^|]+\|( [0-9.]+ \|){4} [0-9.]+ \|' b/B.md &&
+	grep -Eq '^- streaming never loses \(within its case.s A/A\), -O2: \*\*[a-z]*\*\*; auto streams ' b/B.md
+check $? "the A/A ratio of each case (hand compiled twice) and the targets within the run's noise"
 # every level generates for the processor gcc's -march=native tunes for,
 # where bcastgen has its tuning (--tune list), else generic
 tune=$(cc -march=native -dM -E -x c /dev/null 2>/dev/null | sed -n 's/^#define __tune_\([a-z0-9_]*\)__ .*/\1/p' |
