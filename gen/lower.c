@@ -346,6 +346,9 @@ add_written_out(struct lower *lw, struct code_list *list, const struct bcast *b)
 				k /= p->loop[l].extent;
 			}
 		}
+		/* a vector's elements stored before the next vector's */
+		if (p->store_order && (e + 1) % (uint64_t)p->store_order == 0 && e + 1 < p->block_count)
+			add(list, CODE_ORDER);
 	}
 }
 

@@ -379,7 +379,7 @@ push_item(lua_State *L, const struct code_item *it, const struct code_push *cp)
 		[CODE_LOOP] = {"loop", 1}, [CODE_ELEMENT] = {"element", 1},
 		[CODE_STREAM] = {"stream", 1}, [CODE_LINES] = {"lines", 1}, [CODE_IF] = {"if", 1},
 		[CODE_WIDEN] = {"widen", 0},
-		[CODE_FENCE] = {"fence", 0}, [CODE_UNUSED] = {"unused", 0}, [CODE_EMPTY] = {"empty", 0}
+		[CODE_FENCE] = {"fence", 0}, [CODE_ORDER] = {"order", 0}, [CODE_UNUSED] = {"unused", 0}, [CODE_EMPTY] = {"empty", 0}
 	};
 
 	luaL_checkstack(L, 8, NULL);	/* a level of the loop nest */
@@ -460,6 +460,7 @@ push_item(lua_State *L, const struct code_item *it, const struct code_push *cp)
 		set_code(L, "orelse", &it->orelse, cp);
 		break;
 	case CODE_FENCE:
+	case CODE_ORDER:
 	case CODE_EMPTY:
 		break;
 	}
@@ -607,6 +608,7 @@ model_push_kernel(lua_State *L, const struct kernel *k)
 	set_bool(L, "f16_quiet", p->f16_line && f16_quiet(p));
 	set_bool(L, "f16_not_streamed", p->f16_not_streamed);
 	set_bool(L, "stream_unpaid", p->stream_unpaid);
+	set_int(L, "store_order", p->store_order);
 	set_str(L, "tune", k->desc->tune->name);
 	set_str(L, "parallel", parallels[p->parallel]);
 	set_int(L, "parallel_min", (long long)d->target->parallel_min);

@@ -1201,6 +1201,25 @@ only_quieted(const struct plan *p, int i)
 }
 
 /*
+** Decide whether P, for RQ, stores the elements it writes out in order, a
+** vector at a time: for speed, where the tuning's stores run slower
+** otherwise, in a block that is one innermost loop of two vectors or
+** more, a run of the output. (Elsewhere, as in a block of short rows,
+** the order points would split the groups gcc vectorizes: make bench's
+** odd7 ran 2x slower with them at -O3.) Assumes P's strategy and lanes
+** are set.
+*/
+static void
+choose_store_order(struct plan *p, const struct plan_request *rq)
+{
+	if (rq->tune->ordered_stores && rq->goal == GOAL_SPEED && p->lanes > 1
+	    && p->strategy == PLAN_BLOCK && p->nblock == 1
+	    && p->loop[p->nloops - 1].stride[p->nin] == 1
+	    && p->block_count >= 2 * (uint64_t)p->lanes)
+		p->store_order = p->lanes;
+}
+
+/*
 ** Decide whether P converts its f16 data a line of PLAN_F16_LINE elements
 ** at a time (bc_f16_to_f32_n and bc_f32_to_f16_n, bc.h): for speed, on a
 ** target with vectors and conversions in hardware, not one for small
@@ -1368,6 +1387,7 @@ plan_build(struct plan *p, const struct bcast *b, const struct plan_request *rq,
 	mark_constant_args(p);
 	choose_f16_lines(p, rq);
 	choose_parallel(p, rq);
+	choose_store_order(p, rq);
 	derive(p);
 	lower_code(p, b);
 	return 0;

@@ -315,6 +315,7 @@ enum code_kind {
 	CODE_IF,		/* BODY where the target streams (in a hosted build, with
 				   HOSTED), else ORELSE */
 	CODE_FENCE,		/* the streaming stores made visible */
+	CODE_ORDER,		/* the stores above before those below (BC_STORE_ORDER) */
 	CODE_UNUSED,		/* OPERAND is not used */
 	CODE_EMPTY		/* nothing to do: the result has no elements */
 };
@@ -401,6 +402,9 @@ struct plan {
 					   across that loop's iterations */
 	enum plan_stream stream;	/* the innermost loop writes whole cache lines of
 					   the output with non-temporal stores */
+	int store_order;		/* elements written out are stored in order, this
+					   many (a vector's) at a time, where the tuning's
+					   stores run slower otherwise; 0: as compiled */
 	int stream_unpaid;		/* the data pass the cache, but the tuning's
 					   streaming stores are slower than plain ones:
 					   not streamed */

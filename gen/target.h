@@ -63,6 +63,9 @@ struct tuning {
 	const char *name;
 	int stream_pays;	/* one thread's non-temporal stores past the cache
 				   beat plain stores: --stream auto streams */
+	int ordered_stores;	/* a block's row of stores runs slower unless they go
+				   to ascending addresses a vector at a time: gcc's
+				   SLP may store its vectors last first */
 	const char *about;	/* what the processor is and what was measured,
 				   for --tune list */
 };

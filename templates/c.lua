@@ -293,6 +293,7 @@ local statements = {
       pointer(it.at.pointer) .. " + " .. counter(it.at.loop), it.line)
   end,
   fence = function() return "bc_stream_fence();" end,
+  order = function() return "BC_STORE_ORDER();" end,
   unused = function(it) return "(void)" .. parameter(it.operand) .. ";" end,
   empty = function() return "/* The result has no elements: nothing to do. */" end,
 }

@@ -507,6 +507,12 @@ function zh.parallel(how, extent, name, count, min, target)
   }
   return "--parallel 要求多线程，但" .. why[how] .. "，所以内核在一个线程上运行。"
 end
+function en.store_order(n, tune)
+  return "The elements written out are stored in order, " .. n .. " (a vector) at a time: on " .. tune .. " (--tune), stores that go last first, as a compiler may vectorize them, ran 2x slower."
+end
+function zh.store_order(n, tune)
+  return "写出的元素按地址顺序存储，每次 " .. n .. " 个（一个向量）：在 " .. tune .. "（--tune）上，先存后面的向量（编译器向量化时可能这样做）会慢 2 倍。"
+end
 function en.stream(asked, bytes, cache, unpaid)
   if asked then return "The output is written with non-temporal stores, past the cache, as asked with --stream on." end
   if unpaid then return "The data, " .. bytes .. " bytes, pass the cache size of " .. cache .. " bytes, but the output is written with plain stores: on " .. unpaid .. " (--tune), non-temporal stores past the cache are slower than plain ones." end

@@ -1267,6 +1267,19 @@ test_rows(void)
 			   && p.stream == STREAM_NONE && !p.stream_unpaid,
 			   "%s, --tune cascadelake: a short loop past the cache is a block", t->name);
 		}
+		/* a block of 17 floats: on a tuning whose stores go in order,
+		   stored a vector at a time where the row has vectors */
+		request("x=300,17 y=300,1", "add", "f32");
+		rq.target = t;
+		rq.strategy = PLAN_BLOCK;
+		ok(build() == 0 && p.store_order == 0, "%s: a block's stores as compiled", t->name);
+		rq.tune = tuning_find("cascadelake");
+		ok(build() == 0 && p.store_order == (p.lanes > 1 && 2 * p.lanes <= 17 ? p.lanes : 0),
+		   "%s, --tune cascadelake: a block of 17 stored a vector at a time where two fit", t->name);
+		rq.goal = GOAL_SIZE;
+		rq.strategy = PLAN_AUTO;
+		ok(build() == 0 && p.store_order == 0,
+		   "%s, --tune cascadelake --optimize size: stores as compiled", t->name);
 		request("x=4096,4096 y=4096", "add", "f32");
 		rq.target = t;
 		rq.stream = STREAM_ON;
