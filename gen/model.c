@@ -194,6 +194,7 @@ set_loops(lua_State *L, const struct plan *p)
 		set_int(L, "dim_last", loop->dim_last);
 		set_int(L, "tail", (long long)loop->tail);
 		set_bool(L, "widened", loop->widened);
+		set_bool(L, "chunked", loop->chunked);
 		set_ints(L, "strides", loop->stride, p->nin + 1);
 		lua_rawseti(L, -2, l + 1);
 	}
@@ -612,6 +613,7 @@ model_push_kernel(lua_State *L, const struct kernel *k)
 	set_str(L, "tune", k->desc->tune->name);
 	set_str(L, "parallel", parallels[p->parallel]);
 	set_int(L, "parallel_min", (long long)d->target->parallel_min);
+	set_int(L, "parallel_chunks", PLAN_CHUNKS);
 	/* past what Lua's integers hold, the data are "more than" that */
 	set_int(L, "bytes", (long long)(p->bytes > LLONG_MAX ? LLONG_MAX : p->bytes));
 	set_bool(L, "bytes_past", p->bytes > LLONG_MAX);

@@ -1261,24 +1261,71 @@ choose_f16_lines(struct plan *p, const struct plan_request *rq)
 	p->stream = STREAM_NONE;
 }
 
+/* The greatest common divisor's partner: the least common multiple of A and B. */
+static uint64_t
+lcm(uint64_t a, uint64_t b)
+{
+	uint64_t x = a, y = b;
+
+	while (y) {
+		uint64_t r = x % y;
+
+		x = y;
+		y = r;
+	}
+	return a / x * b;
+}
+
+/*
+** Return the chunk that P's one loop splits into for threads: the
+** largest that divides its extent in PLAN_CHUNKS chunks or more (up to
+** PLAN_CHUNKS_MAX), a multiple of the vector's lanes, of the output's
+** cache line where it streams and of the f16 line where it converts
+** lines, so that each chunk runs as the one loop did, with no tail; 0
+** when none does.
+*/
+static uint64_t
+chunk_of(const struct plan *p)
+{
+	uint64_t n = p->loop[0].extent, g = (uint64_t)p->lanes;
+
+	if (p->stream != STREAM_NONE)
+		g = lcm(g, (uint64_t)p->line);
+	if (p->f16_line)
+		g = lcm(g, (uint64_t)p->f16_line);
+	for (uint64_t k = PLAN_CHUNKS; k <= PLAN_CHUNKS_MAX && k <= n / g; k++)
+		if (n % k == 0 && (n / k) % g == 0)
+			return n / k;
+	return 0;
+}
+
 /*
 ** Decide whether P, for RQ, shares its outermost loop among threads: as
 ** --parallel asks, where the target has more than one core (its
 ** parallel_min), the result has parallel_min elements at least, and the
 ** outermost loop is a loop around another loop or around the block (the
 ** innermost loop keeps its shape, its lines streamed or converted
-** included). Else say why not.
+** included); one loop is split into chunks for them where it can be
+** (chunk_of). Else say why not.
 */
 static void
 choose_parallel(struct plan *p, const struct plan_request *rq)
 {
+	uint64_t chunk;
+
 	if (!rq->parallel)
 		p->parallel = PARALLEL_NOT_ASKED;
 	else if (rq->target->parallel_min == 0)
 		p->parallel = PARALLEL_ONE_CORE;
 	else if (p->count < rq->target->parallel_min)
 		p->parallel = PARALLEL_SMALL;
-	else if (!(p->strategy == PLAN_LOOPS && p->nloops >= 2)
+	else if (p->strategy == PLAN_LOOPS && p->nloops == 1 && (chunk = chunk_of(p)) > 0) {
+		split_loop(p, 0, chunk);
+		p->loop[1].widened = 0;
+		p->loop[1].chunked = 1;
+		p->loop[0].tail = p->loop[1].tail = 0;
+		p->parallel = PARALLEL_YES;
+	} else if (!(p->strategy == PLAN_LOOPS && p->nloops >= 2)
 	         && !(p->strategy == PLAN_BLOCK && p->nloops > p->nblock))
 		p->parallel = PARALLEL_ONE_LOOP;
 	else

@@ -34,6 +34,9 @@
 				   it saves (make size: 7.0 instructions an element
 				   against 6.4 unsplit on the Cortex-M4F) */
 #define PLAN_SIZE32_MAX UINT32_MAX	/* elements a 32-bit size_t counts */
+#define PLAN_CHUNKS 64		/* --parallel, one loop: split into this many chunks
+				   at least, so that threads share them evenly */
+#define PLAN_CHUNKS_MAX 65536	/* and at most, where no fewer divide it */
 #define PLAN_F16_LINE 64	/* f16 elements converted at a time, where the target
 				   converts in hardware: 8 of its conversions an
 				   operand, and a float loop of 4 AVX-512 vectors */
@@ -133,6 +136,9 @@ struct plan_loop {
 					   those of size 1 among them are dropped */
 	int widened;			/* split from the loop around a block, and written out
 					   with it: the block becomes a multiple of the lanes */
+	int chunked;			/* split from the one loop of a parallel kernel: its
+					   iterations a chunk, the loop around them shared
+					   among threads */
 	uint64_t tail;			/* the innermost loop: its last TAIL iterations run
 					   in a loop of their own, after one of extent - tail
 					   iterations, a multiple of the vector's lanes */

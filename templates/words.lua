@@ -305,6 +305,8 @@ function zh.nloops(n, reordered)
   return "所以遍历结果需要 " .. n .. " 层循环" .. (n > 1 and "，从外到内" or "") ..
     (reordered and "，按 --loop-order 指定的顺序嵌套：" or "：")
 end
+function en.chunked(u) return " (a chunk of " .. u .. " iterations of the one loop, for threads to share)" end
+function zh.chunked(u) return "（唯一循环的 " .. u .. " 次一段，供多个线程分担）" end
 function en.widened(u) return " (" .. u .. " iterations split from the loop around the block)" end
 function zh.widened(u) return "（从块外的循环拆出的 " .. u .. " 次）" end
 en.written = " (written out)"
@@ -485,25 +487,25 @@ function zh.f16_lines(line, target, rest, quiet, not_streamed)
   if not_streamed then s = s .. "数据超过了缓存大小，但输出不用流式写入：流式写入的行会逐个转换 f16。" end
   return s
 end
-function en.parallel(how, extent, name, count, min, target)
+function en.parallel(how, extent, name, count, min, target, chunks)
   if how == "yes" then
     return "With --parallel, the outermost loop's " .. extent .. " iterations are shared among threads where the kernel is built with OpenMP (-fopenmp; BC_PARALLEL in bc.h): each thread runs a run of them through " .. name .. "_part, so no two threads write the same element; without OpenMP one thread runs them all, with the same results. The result has " .. count .. " elements, at least the target's " .. min .. ", below which starting threads costs more than it saves."
   end
   local why = {
     one_core = "the target " .. target .. " has one core",
     small = "the result has " .. count .. " elements, fewer than the target's " .. min .. ": starting threads would cost more than they save",
-    one_loop = "no outermost loop runs around another loop or a block",
+    one_loop = "no outermost loop runs around another loop or a block, and the one loop does not split into " .. chunks .. " equal chunks or more of whole vectors",
   }
   return "--parallel asks for threads, but " .. why[how] .. ", so the kernel runs on one thread."
 end
-function zh.parallel(how, extent, name, count, min, target)
+function zh.parallel(how, extent, name, count, min, target, chunks)
   if how == "yes" then
     return "使用 --parallel 时，若内核用 OpenMP 编译（-fopenmp；bc.h 中的 BC_PARALLEL），最外层循环的 " .. extent .. " 次迭代由多个线程分担：每个线程通过 " .. name .. "_part 运行其中连续的一段，所以没有两个线程写同一个元素；不用 OpenMP 时由一个线程全部运行，结果相同。结果有 " .. count .. " 个元素，不少于目标的 " .. min .. " 个；少于这个数时，启动线程的开销大于节省。"
   end
   local why = {
     one_core = "目标 " .. target .. " 只有一个核",
     small = "结果只有 " .. count .. " 个元素，少于目标的 " .. min .. " 个：启动线程的开销会大于节省",
-    one_loop = "没有一个最外层循环套着另一个循环或一个块",
+    one_loop = "没有一个最外层循环套着另一个循环或一个块，唯一的循环也不能分成 " .. chunks .. " 段或更多由整个向量组成的等长段",
   }
   return "--parallel 要求多线程，但" .. why[how] .. "，所以内核在一个线程上运行。"
 end

@@ -4,7 +4,9 @@ With --parallel (spec field parallel = true), where the target row's
 parallel_min (--target list, column parallel: 65536 on generic and the
 x86-64 rows, '-' on the firmware rows, which have one core) is at most
 the result's element count and the plan has an outermost loop around
-another loop (strategy loops or block), the kernel's body moves into
+another loop (strategy loops or block), or one loop that splits into 64
+equal chunks or more of whole vectors (lines where it streams, f16 lines
+where it converts them; the banner says so), the kernel's body moves into
 `static void NAME_part(size_t share, ...)`, the body as it was but for
 the outermost loop, which runs `share` times; NAME runs it under
 `#if BC_PARALLEL` (runtime/bc.h: _OPENMP defined, BC_NO_PARALLEL not) in
@@ -23,8 +25,9 @@ maximum); f16 on x86-64-v3 (f16 lines); --strategy block inside a loop;
 i32 floor_divide, u8 left_shift; a fused --expr of four operands broadcast
 four ways; a 4-D kernel with --loop-order; where with a u8 condition; a
 result of exactly 65536 elements; and kernels that must not be parallel:
-65535 and 10000 elements, one loop, one loop around a block, cortex-m4f,
---strategy unroll. For each, the generated .c and --explain must show the
+65535 and 10000 elements, one loop of a prime 65537, one loop around a
+block, cortex-m4f, --strategy unroll; one loop split into chunks: an
+add, a scalar, in place, --stream on and f16 lines. For each, the generated .c and --explain must show the
 decision: the part function, its outermost loop to `share`, the pragma,
 bc_share of the outermost loop's trip count, each pointer moved by its
 stride in that loop (the banner's loop table), the part function's body
@@ -158,10 +161,11 @@ class Case:
     parallel; why, the reason it is not ('small', 'one_loop' or
     'one_core'), where not."""
 
-    def __init__(self, what, args, ref, extent=None, why=None, inplace=False):
+    def __init__(self, what, args, ref, extent=None, why=None, inplace=False, chunk=None):
         assert (extent is None) != (why is None)
         self.what, self.args, self.ref = what, list(args), ref
         self.extent, self.why, self.inplace = extent, why, inplace
+        self.chunk = chunk
         self.dtype = "f32"
         if "--dtype" in args:
             self.dtype = args[args.index("--dtype") + 1]
@@ -242,7 +246,21 @@ CASES = [
          arith(np.add), why="small"),
     Case("10000 elements, x(100,100) + y(100)", ["x=100,100", "y=100"],
          arith(np.add), why="small"),
-    Case("one loop, x(200000) + y(200000)", ["x=200000", "y=200000"],
+    # one loop: split into chunks (at least 64, each whole vectors, lines
+    # where it streams, f16 lines where it converts them) for threads
+    Case("one loop, x(200000) + y(200000): 100 chunks of 2000",
+         ["x=200000", "y=200000"], arith(np.add), extent=100, chunk=2000),
+    Case("one loop, a scalar: x(262144) * y(): 64 chunks of 4096",
+         ["--op", "multiply", "x=262144", "y="], arith(np.multiply), extent=64, chunk=4096),
+    Case("one loop in place, x(100000) -= y(100000): 125 chunks of 800",
+         ["--op", "subtract", "--inplace", "x=100000", "y=100000"], arith(np.subtract),
+         extent=125, chunk=800, inplace=True),
+    Case("one loop, --stream on, x(131072) + y(131072): 64 chunks of 2048",
+         ["--stream", "on", "x=131072", "y=131072"], arith(np.add), extent=64, chunk=2048),
+    Case("one loop, f16 lines on x86-64-v3, x(131072) * y(): 64 chunks of 2048",
+         ["--target", "x86-64-v3", "--op", "multiply", "x:f16=131072", "y:f16="],
+         arith(np.multiply), extent=64, chunk=2048),
+    Case("one loop of 65537, a prime: no chunks", ["x=65537", "y=65537"],
          arith(np.add), why="one_loop"),
 
     Case("--target cortex-m4f, bias x(8,64,56,56) + b(64,1,1)",
@@ -374,25 +392,36 @@ def check_case(c, work):
                 bad.append("the kernel does not run %s_part on each thread's share:" % n)
                 bad += ["  expected: " + l for l in want]
                 bad += ["  found:    " + l for l in have]
-            # the part function is the kernel without --parallel, its
-            # outermost loop to the share
-            undone = re.sub(r"\n \*\n \* Parallel \(--parallel\): [^/]*? either way\.\n",
-                            "\n", undone, count=1)
-            undone = undone.replace("static void %s_part(size_t share, " % n, "void %s(" % n)
-            undone = re.sub(r"\bi0 < share;", "i0 < %d;" % c.extent, undone)
-            end = undone.find("\n}\n\nvoid %s(" % n)
-            if end >= 0:
-                undone = undone[:end + 3] + "/* End %s */\n" % n
-            if undone != ptext:
-                bad.append("%s_part is not the kernel made without --parallel with its outermost "
-                           "loop to the share" % n)
+            if c.chunk:
+                # one loop split in two: the banner says so, and the
+                # kernel without --parallel is that one loop
+                said = ("i0 and i1 are one loop split in two, %d chunks of %d iterations, so "
+                        "that threads can share it." % (c.extent, c.chunk))
+                if said not in banner:
+                    bad.append("the banner lacks '%s'" % said)
+                if loop_row(banner_of(ptext))[1] != c.extent * c.chunk:
+                    bad.append("without --parallel, not one loop of %d" % (c.extent * c.chunk))
+            else:
+                # the part function is the kernel without --parallel, its
+                # outermost loop to the share
+                undone = re.sub(r"\n \*\n \* Parallel \(--parallel\): [^/]*? either way\.\n",
+                                "\n", undone, count=1)
+                undone = undone.replace("static void %s_part(size_t share, " % n, "void %s(" % n)
+                undone = re.sub(r"\bi0 < share;", "i0 < %d;" % c.extent, undone)
+                end = undone.find("\n}\n\nvoid %s(" % n)
+                if end >= 0:
+                    undone = undone[:end + 3] + "/* End %s */\n" % n
+                if undone != ptext:
+                    bad.append("%s_part is not the kernel made without --parallel with its "
+                               "outermost loop to the share" % n)
     else:
         for m in TRACE.finditer(text.replace("--parallel", "").replace("Not parallel", "")):
             bad.append("the .c holds '%s'" % m.group(0))
         why = {"small": "the result has %d elements, fewer than the target's %d" % (
             int(np.prod(np.broadcast_shapes(*[tuple(sh) for _, _, sh in c.operands]))),
             PARALLEL_MIN),
-            "one_loop": "no outermost loop runs around another loop or a block",
+            "one_loop": "no outermost loop runs around another loop or a block, and the one "
+                        "loop does not split into 64 equal chunks or more of whole vectors",
             "one_core": "the target %s has one core" % (
                 c.args[c.args.index("--target") + 1] if "--target" in c.args else "")}[c.why]
         sentence = "Not parallel, though --parallel asks: %s." % why
