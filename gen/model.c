@@ -608,6 +608,7 @@ model_push_kernel(lua_State *L, const struct kernel *k)
 	set_int(L, "f16_line", p->f16_line);
 	set_bool(L, "f16_quiet", p->f16_line && f16_quiet(p));
 	set_bool(L, "f16_not_streamed", p->f16_not_streamed);
+	set_bool(L, "f16_found", d->target->f16_convert == F16_FOUND);
 	set_bool(L, "stream_unpaid", p->stream_unpaid);
 	set_int(L, "store_order", p->store_order);
 	set_str(L, "tune", k->desc->tune->name);

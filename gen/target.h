@@ -9,6 +9,12 @@
 
 #include "util.h"
 
+/* A row's f16_convert. */
+enum {
+	F16_BUILT = 1,
+	F16_FOUND = 2
+};
+
 /* The float precisions a row's hardware computes in: bits of float_hw. */
 enum {
 	TARGET_F16 = 1,
@@ -20,7 +26,9 @@ struct target {
 	const char *name;
 	int vector_bytes;	/* a vector register's bytes; 0: no vectors */
 	unsigned float_hw;	/* TARGET_F16 | TARGET_F32 | TARGET_F64 in hardware */
-	int f16_convert;	/* converts between f16 and f32 in hardware */
+	int f16_convert;	/* converts between f16 and f32 in hardware: 0 no,
+				   F16_BUILT where the compiler targets it, F16_FOUND
+				   where the processor has it, asked at run time */
 	int nt_stores;		/* has non-temporal (streaming) stores */
 	uint64_t cache_bytes;	/* the last-level cache to assume; 0: none */
 	int line_bytes;		/* a cache line, what a streaming store writes whole; 0: none */

@@ -1216,10 +1216,48 @@ static inline float bc_round_f16(float f)
  */
 #if defined(__F16C__) && defined(__AVX2__) && !defined(BC_F16_PORTABLE)
 #define BC_F16_HW 1
+#define BC_F16_DISPATCH 0
+#define BC__F16_TARGET
+#include <immintrin.h>
+#elif defined(__x86_64__) && defined(__GNUC__) && __STDC_HOSTED__ && !defined(BC_F16_PORTABLE)
+#define BC_F16_HW 0
+#define BC_F16_DISPATCH 1
+#define BC__F16_TARGET __attribute__((target("avx2,f16c")))
+#include <cpuid.h>
 #include <immintrin.h>
 
+/*
+ * Whether this processor, and its operating system, run F16C and AVX2:
+ * CPUID's bits, and XCR0's for the AVX registers. Asked once per
+ * translation unit; threads that ask at once store the same answer.
+ */
+static inline int bc__f16c(void)
+{
+	static int known;	/* 0: not yet asked; 1: yes; 2: no */
+	int k = __atomic_load_n(&known, __ATOMIC_RELAXED);
+
+	if (k == 0) {
+		unsigned a, b, c, d, lo, hi;
+
+		k = 2;
+		if (__get_cpuid(1, &a, &b, &c, &d) && (c & bit_OSXSAVE) && (c & bit_AVX)
+		    && (c & bit_F16C)) {
+			__asm__("xgetbv" : "=a"(lo), "=d"(hi) : "c"(0));
+			if ((lo & 6u) == 6u && __get_cpuid_count(7, 0, &a, &b, &c, &d) && (b & bit_AVX2))
+				k = 1;
+		}
+		__atomic_store_n(&known, k, __ATOMIC_RELAXED);
+	}
+	return k == 1;
+}
+#else
+#define BC_F16_HW 0
+#define BC_F16_DISPATCH 0
+#endif
+#if BC_F16_HW || BC_F16_DISPATCH
+
 /* The 8 f16s at SRC as floats at DST; with KEEP, a signalling NaN stays one. */
-static inline void bc__f16x8_to_f32(float *dst, const bc_f16 *src, int keep)
+BC__F16_TARGET static inline void bc__f16x8_to_f32(float *dst, const bc_f16 *src, int keep)
 {
 	__m128i h = _mm_loadu_si128((const __m128i *)(const void *)src);
 	__m256 f = _mm256_cvtph_ps(h);
@@ -1239,7 +1277,7 @@ static inline void bc__f16x8_to_f32(float *dst, const bc_f16 *src, int keep)
 }
 
 /* The 8 floats at SRC as f16s at DST; with KEEP, a signalling NaN stays one. */
-static inline void bc__f32x8_to_f16(bc_f16 *dst, const float *src, int keep)
+BC__F16_TARGET static inline void bc__f32x8_to_f16(bc_f16 *dst, const float *src, int keep)
 {
 	__m256 f = _mm256_loadu_ps(src);
 	__m128i h = _mm256_cvtps_ph(f, _MM_FROUND_TO_NEAREST_INT);
@@ -1262,6 +1300,8 @@ static inline void bc__f32x8_to_f16(bc_f16 *dst, const float *src, int keep)
 	_mm_storeu_si128((__m128i *)(void *)dst, h);
 }
 
+#endif
+#if BC_F16_HW
 #define BC__F16_N(name, to, from, x8, one, keep)                              \
 static inline void name(to *dst, const from *src, size_t n)                  \
 {                                                                             \
@@ -1269,8 +1309,25 @@ static inline void name(to *dst, const from *src, size_t n)                  \
 	for (k = 0; k < n; k += 8)                                               \
 		x8(dst + k, src + k, keep);                                          \
 }
+#elif BC_F16_DISPATCH
+#define BC__F16_N(name, to, from, x8, one, keep)                              \
+BC__F16_TARGET static void name##_hw(to *dst, const from *src, size_t n)     \
+{                                                                             \
+	size_t k;                                                                \
+	for (k = 0; k < n; k += 8)                                               \
+		x8(dst + k, src + k, keep);                                          \
+}                                                                             \
+static inline void name(to *dst, const from *src, size_t n)                  \
+{                                                                             \
+	size_t k;                                                                \
+	if (bc__f16c()) {                                                        \
+		name##_hw(dst, src, n);                                              \
+		return;                                                              \
+	}                                                                        \
+	for (k = 0; k < n; k++)                                                  \
+		dst[k] = one(src[k]);                                                \
+}
 #else
-#define BC_F16_HW 0
 #define BC__F16_N(name, to, from, x8, one, keep)                              \
 static inline void name(to *dst, const from *src, size_t n)                  \
 {                                                                             \

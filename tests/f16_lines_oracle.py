@@ -35,7 +35,9 @@ a compile of bc.h with those flags must see BC_F16_HW == 1, the driver
 must print it, and its code must hold vcvtph2ps and vcvtps2ph), and with
 gcc -std=c99
 -O2 -Wall -Wextra -Werror -DBC_F16_PORTABLE (the portable path: BC_F16_HW
-is 0, no such instruction). The hardware builds are made and run only
+is 0, no such instruction), and with gcc and clang without either (F16C
+found at run time, BC_F16_DISPATCH: BC_F16_HW is 0, the instructions are
+there). The hardware builds are made and run only
 where /proc/cpuinfo has f16c and avx2 (else a TAP skip says so). Every
 buffer starts one element past a 64-byte boundary, the output is followed
 by guard bytes that must stay untouched, and the inputs must come back
@@ -279,8 +281,11 @@ CASES = [
          has=["bc_stream_line_f16("]),
     Case("add --optimize size", ["--op", "add", "--optimize", "size"] + F16_IN.split(),
          arith(np.add), None),
-    Case("add, target without F16C", ["--op", "add"] + F16_IN.split(), arith(np.add), None,
+    Case("add, target whose processor may have F16C, asked at run time (x86-64)",
+         ["--op", "add"] + F16_IN.split(), arith(np.add), {"x": "nq", "y": "nq"}, "nq", 100,
          target="x86-64"),
+    Case("add, target without f16 conversions (generic)", ["--op", "add"] + F16_IN.split(),
+         arith(np.add), None, target="generic"),
     Case("add, target with f16 conversions but no vectors", ["--op", "add"] + F16_IN.split(),
          arith(np.add), None, target="cortex-m4f"),
 ]
@@ -640,12 +645,15 @@ def no_hw():
 
 
 def builds():
-    """(tag, compiler, flags, BC_F16_HW it must see, why it cannot be
-    built and run here or None)."""
+    """(tag, compiler, flags, the line helpers' form: 1 F16C built in
+    (BC_F16_HW), 2 F16C found at run time (BC_F16_DISPATCH, x86-64), 0
+    portable; why it cannot be built and run here or None)."""
     noclang = None if shutil.which("clang") else "clang is not installed"
     return [
         ("gcc hardware", "gcc", STRICT + HW, 1, no_hw()),
         ("clang hardware", "clang", STRICT + HW, 1, noclang or no_hw()),
+        ("gcc found at run time", "gcc", STRICT, 2, no_hw()),
+        ("clang found at run time", "clang", STRICT, 2, noclang or no_hw()),
         ("gcc portable", "gcc", STRICT + ["-DBC_F16_PORTABLE"], 0, None),
     ]
 
@@ -814,10 +822,11 @@ def report_build(b, res, cases, outputs):
     lines = r.stdout.splitlines() if r else []
     errors = [l for l in lines if " error" in l]
     nbuilt = len(res["built"])
-    ok(r is not None and r.returncode == 0 and not r.stderr and lines[:1] == ["BC_F16_HW %d" % hw]
+    ok(r is not None and r.returncode == 0 and not r.stderr
+       and lines[:1] == ["BC_F16_HW %d" % (hw == 1)]
        and not errors and sum(l.endswith(" ran") for l in lines) == nbuilt,
        "%s: the driver runs its %d kernels (BC_F16_HW %d), guards past each output and "
-       "the inputs untouched (%.1f s)" % (tag, nbuilt, hw, res.get("rtime", 0)),
+       "the inputs untouched (%.1f s)" % (tag, nbuilt, hw == 1, res.get("rtime", 0)),
        ["timed out"] if r is None else ["exit %d" % r.returncode, r.stderr] + errors +
        lines[:1])
     outputs[tag] = {}

@@ -35,8 +35,10 @@
  *                               a time
  *   out.f32.round, out.f64.h    in.f32.h through bc_round_f16, in.f64.h
  *                               through bc_f64_to_f16
- *   out.f16.hw                  text: BC_F16_HW, 1 where the line
- *                               helpers use F16C instructions, else 0
+ *   out.f16.hw                  text: 1 where the line helpers use F16C
+ *                               instructions (BC_F16_HW), 2 where they
+ *                               do where the processor has them
+ *                               (BC_F16_DISPATCH), else 0
  *   out.f32.every               with --every-float (check_every_float)
  * and the files that check_f16_ops names.
  *
@@ -282,8 +284,8 @@ static void f32_to_h_line(bc_f16 *dst, const float *src, size_t n)
  * (out.f16.f32, out.f16.back: h_to_f32_line, f32_to_h_line) and one at a
  * time (out.f16.f32s, out.f16.backs: bc_f16_to_f32, bc_f32_to_f16);
  * floats to f16 the same two ways (out.f32.h, out.f32.hs), doubles to
- * f16 (out.f64.h), floats rounded to f16 (out.f32.round), and BC_F16_HW
- * (out.f16.hw), which says which form the line helpers have.
+ * f16 (out.f64.h), floats rounded to f16 (out.f32.round), and which form
+ * the line helpers have (out.f16.hw).
  */
 static void check_f16_conv(void)
 {
@@ -295,7 +297,7 @@ static void check_f16_conv(void)
 	float *of, *f;
 	double *d;
 
-	snprintf(hw, sizeof hw, "%d\n", BC_F16_HW);
+	snprintf(hw, sizeof hw, "%d\n", BC_F16_HW ? 1 : BC_F16_DISPATCH ? 2 : 0);
 	spit("out.f16.hw", hw, strlen(hw));
 
 	n = len / sizeof(bc_f16);

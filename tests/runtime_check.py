@@ -35,10 +35,12 @@ first test checks that every op's helpers are checked, or says why not.
      payloads, random floats and doubles, double rounding traps), a line
      at a time (bc_f16_to_f32_n, bc_f32_to_f16_n) and one at a time, in
      every build, one of them with -mf16c -mavx2 where the CPU has those
-     (the line helpers then use the F16C instructions: BC_F16_HW, which
-     is checked); every one of the 2^32 floats to f16 the same in the
-     builds of each form of the conversions (branch-free, with branches,
-     F16C); and
+     (the line helpers then use the F16C instructions: BC_F16_HW), one
+     on x86-64 without them (F16C found at run time: BC_F16_DISPATCH),
+     the others with -DBC_F16_PORTABLE (each build's form is checked);
+     every one of the 2^32 floats to f16 the same in the builds of each
+     form of the conversions (branch-free, with branches, F16C, F16C
+     found at run time); and
      each operation computed as kernels do it (convert to float, compute,
      round back) against NumPy's float16 ufuncs: every f16 against edge
      values both ways plus random pairs (in the -O2 build only: they are
@@ -52,6 +54,7 @@ first test checks that every op's helpers are checked, or says why not.
 import concurrent.futures
 import math
 import os
+import platform
 import re
 import shutil
 import subprocess
@@ -1251,10 +1254,10 @@ def body(tap, tmp):
         ("asan+ubsan", ["-fsanitize=address,undefined,float-cast-overflow",
                         "-fno-sanitize-recover=all", "-g"],
          ["--quick"]),
-        ("-O2", [], ["--every-float"]),
+        ("-O2 -DBC_F16_PORTABLE", ["-DBC_F16_PORTABLE"], ["--every-float"]),
         ("-O2 -DBC_PORTABLE_MATH", ["-DBC_PORTABLE_MATH"],
          ["--quick"]),
-        ("-O2 -DBC_F16_INTEGER", ["-DBC_F16_INTEGER"],
+        ("-O2 -DBC_F16_INTEGER -DBC_F16_PORTABLE", ["-DBC_F16_INTEGER", "-DBC_F16_PORTABLE"],
          ["--quick", "--every-float"]),
     ]
     if has_sse41():
@@ -1263,10 +1266,14 @@ def body(tap, tmp):
         tap.skip("build runtime_check.c (-O2 -msse4.1)",
                  "this CPU has no SSE4.1")
     if has_f16c_avx2():
+        # F16C where the compiler targets it, and where it does not but
+        # the processor has it (x86-64's run-time check)
         builds.append(("-O2 -mf16c -mavx2", ["-mf16c", "-mavx2"],
                        ["--quick", "--every-float"]))
+        if platform.machine() == "x86_64":
+            builds.append(("-O2", [], ["--quick", "--every-float"]))
     else:
-        tap.skip("build runtime_check.c (-O2 -mf16c -mavx2)",
+        tap.skip("build runtime_check.c (-O2 -mf16c -mavx2, and -O2 finding F16C at run time)",
                  "this CPU has no F16C and AVX2")
     outs = []
     env = dict(os.environ)
@@ -1452,7 +1459,9 @@ def body(tap, tmp):
         tap.ok(good, "bc_wrap_%s matches uint64 astype (%d values; %s)" %
                (s, wr.size, names), diag)
 
-    check_f16_hw(tap, [(n, "-mf16c" in extra, os.path.join(od, "out.f16.hw"))
+    check_f16_hw(tap, [(n, 1 if "-mf16c" in extra else 0 if "-DBC_F16_PORTABLE" in extra
+                        or platform.machine() != "x86_64" else 2,
+                        os.path.join(od, "out.f16.hw"))
                        for n, extra, _ in builds
                        for bn, od, _ in outs if bn == n])
     check_f16_conv(tap, names, check_builds, h16u, f32h, f64h)
@@ -1515,26 +1524,25 @@ def same_bits(exp, ins, fmt=fmt_f16):
 
 
 def check_f16_hw(tap, ran):
-    """BC_F16_HW, as each build that ran wrote it to out.f16.hw: RAN
-    holds (build, whether it has -mf16c -mavx2, the file's path). It
-    must be 1 there (the line helpers use the F16C instructions) and 0
-    elsewhere (the portable conversions), so that each form is the one
-    checked."""
-    diag, hw = [], []
-    for name, f16c, path in ran:
+    """The line helpers' form, as each build that ran wrote it to
+    out.f16.hw: RAN holds (build, the form it must have, the file's
+    path). 1 with -mf16c -mavx2 (BC_F16_HW: F16C instructions), 2 on
+    x86-64 without them (BC_F16_DISPATCH: F16C where the processor has
+    it), 0 with -DBC_F16_PORTABLE (the portable conversions), so that
+    each form is the one checked."""
+    diag = []
+    for name, form, path in ran:
         try:
             with open(path) as f:
                 got = f.read().strip()
         except OSError as e:
             got = str(e)
-        if got != ("1" if f16c else "0"):
-            diag.append("%s: BC_F16_HW is %s, not %d" % (name, got, f16c))
-        if f16c:
-            hw.append(name)
+        if got != str(form):
+            diag.append("%s: the line helpers' form is %s, not %d" % (name, got, form))
     tap.ok(bool(ran) and not diag,
-           "BC_F16_HW is 1 in %s, 0 in %s (the line conversions' form)"
-           % (" and ".join(hw) or "no build",
-              " and ".join(n for n, f16c, _ in ran if not f16c)), diag)
+           "the line conversions' form: %s" % "; ".join(
+               "%s in %s" % (("portable", "BC_F16_HW", "BC_F16_DISPATCH")[form], n)
+               for n, form, _ in ran), diag)
 
 
 def check_every_float(tap, every):
@@ -1552,11 +1560,12 @@ def check_every_float(tap, every):
             runs = np.nonzero((sums.reshape(-1, 2) != first.reshape(-1, 2)).any(axis=1))[0]
             diag.append("%s: differs from %s in the floats 0x%04x0000.. and %d other runs"
                         % (name, every[0][0], runs[0], runs.size - 1))
-    tap.ok(len(every) in (2, 3) and not diag,
+    tap.ok(len(every) in (2, 3, 4) and not diag,
            "bc_f32_to_f16_n of every one of the 2^32 floats, a line of "
            "65536 at a time: the same f16s in the branch-free form, with "
            "branches%s (checksums; %s)"
-           % (" and with F16C" if len(every) == 3 else "",
+           % ({3: " and with F16C", 4: " and with F16C, built in and found at run time"}
+              .get(len(every), ""),
               " and ".join(n for n, _ in every)), diag)
 
 
