@@ -10,7 +10,7 @@ LDFLAGS =
 LUA_CFLAGS = $(shell pkg-config --cflags lua5.4)
 LUA_LIBS = $(shell pkg-config --libs lua5.4)
 JOBS = $(shell nproc 2>/dev/null || echo 2)
-PROVE_FLAGS = -j$(JOBS)
+PROVE_FLAGS = -j$(JOBS) --timer
 # Debian packages that the build, the tests and the demo need; the
 # firmware tests' cross compilers and emulators are installed without
 # their recommended packages (FW_DEPS: about 1.4 GB that way).

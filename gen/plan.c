@@ -1261,7 +1261,7 @@ choose_f16_lines(struct plan *p, const struct plan_request *rq)
 	p->stream = STREAM_NONE;
 }
 
-/* The greatest common divisor's partner: the least common multiple of A and B. */
+/* The least common multiple of A and B, both above 0. */
 static uint64_t
 lcm(uint64_t a, uint64_t b)
 {

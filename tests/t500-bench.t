@@ -23,7 +23,7 @@ fi
 grep -E '^(tiny43|max_nan) ' "$TESTS/../bench/cases.txt" >cases.txt
 run() {
 	$PY "$TESTS/../bench/run.py" --gen "$GEN" --cases cases.txt --levels O2 \
-		--rounds 1 --big-rounds 1 --batch-ms 0.1 --no-callgrind --no-gen "$@"
+		--rounds 1 --big-rounds 1 --batch-ms 0.1 --processes 1 --no-callgrind --no-gen "$@"
 }
 
 fresh cases.txt
