@@ -557,8 +557,9 @@ static const struct field fields[] = {
 		.help = "share the outermost loop among threads (OpenMP, when\n"
 		        "built with -fopenmp) where the result has at least the\n"
 		        "target's parallel elements (--target list) and an\n"
-		        "outermost loop around another loop or a block; the\n"
-		        "same results",
+		        "outermost loop around another loop or a block (one\n"
+		        "loop split into 64 chunks or more where it divides);\n"
+		        "the same results",
 	}, {
 		.name = "cache_size", .kind = FIELD_SIZE, .at = AT(cache_size),
 		.hi = (long long)PLAN_CACHE_MAX,

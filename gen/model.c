@@ -672,6 +672,7 @@ model_push_files(lua_State *L, const struct model_files *f)
 	set_bool(L, "stream", f->stream);
 	set_bool(L, "contract", f->contract);
 	set_bool(L, "f16", f->f16);
+	set_bool(L, "f16_lines", f->f16_lines);
 	lua_newtable(L);
 	lua_setfield(L, -2, "declared");
 	if (f->spec)

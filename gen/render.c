@@ -69,6 +69,7 @@ render_kernel(struct run *r, const struct kernel *k, int i)
 	sb_free(&operand);
 	r->libm |= k->plan.libm;
 	r->stream |= k->plan.stream != STREAM_NONE;
+	r->f16_lines |= k->plan.f16_line > 0;
 	r->contract |= k->plan.contract;
 	r->f16 |= k->out_dtype->compute != NULL;
 	for (int j = 0; j < k->desc->nops; j++)
@@ -91,6 +92,7 @@ render_files_lua(lua_State *L, void *ud)
 		.stream = r->stream,
 		.contract = r->contract,
 		.f16 = r->f16,
+		.f16_lines = r->f16_lines,
 	};
 
 	model_push_files(L, &f);

@@ -29,6 +29,7 @@ struct run {
 	struct strbuf *c, *h;		/* each kernel's function and header part */
 	int libm;			/* some kernel needs bc_math.h */
 	int stream;			/* some kernel streams: bc_stream.h */
+	int f16_lines;			/* some kernel converts f16 lines: bc_f16.h */
 	int contract;			/* some kernel's float multiply may meet an add */
 	int f16;			/* some kernel's signature has bc_f16 */
 	struct names names;		/* every name the file holds */

@@ -484,7 +484,7 @@ DRIVER_HEAD = r"""/* driver.c: runs each kernel (compiled apart, declared by its
 #include <stdlib.h>
 #include <string.h>
 #include <stdint.h>
-#include "bc.h"
+#include "bc_f16.h"
 """
 
 DRIVER_BODY = r"""
@@ -658,7 +658,7 @@ def builds():
     ]
 
 
-HW_CHECK = r"""#include "bc.h"
+HW_CHECK = r"""#include "bc_f16.h"
 #if BC_F16_HW != %d
 #error "BC_F16_HW is not %d"
 #endif

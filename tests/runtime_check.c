@@ -55,6 +55,7 @@
 #include "bc.h"
 #include "bc_math.h"
 #include "bc_ref.h"
+#include "bc_f16.h"
 
 static const char *dir, *outdir;
 

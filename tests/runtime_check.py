@@ -259,7 +259,7 @@ def run(cmd, **kw):
 
 def use_file():
     """C source (also valid C++) that calls every helper once."""
-    L = ['#include "bc.h"', '#include "bc_math.h"', '#include "bc_ref.h"', ""]
+    L = ['#include "bc.h"', '#include "bc_math.h"', '#include "bc_ref.h"', '#include "bc_f16.h"', ""]
 
     def fn(ret, name, params, body):
         L.append("%s use_%s(%s);" % (ret, name, params))
