@@ -1212,11 +1212,14 @@ only_quieted(const struct plan *p, int i)
 static void
 choose_store_order(struct plan *p, const struct plan_request *rq)
 {
-	if (rq->tune->ordered_stores && rq->goal == GOAL_SPEED && p->lanes > 1
-	    && p->strategy == PLAN_BLOCK && p->nblock == 1
-	    && p->loop[p->nloops - 1].stride[p->nin] == 1
-	    && p->block_count >= 2 * (uint64_t)p->lanes)
-		p->store_order = p->lanes;
+	/* a vector as gcc stores it there: at most the row's (gcc keeps to
+	   256 bits on the AVX-512 cores it tunes for, by default) */
+	int n = rq->tune->ordered_stores * 8 / rq->out_dtype->bits;
+
+	n = n < p->lanes ? n : p->lanes;
+	if (n > 1 && rq->goal == GOAL_SPEED && p->strategy == PLAN_BLOCK && p->nblock == 1
+	    && p->loop[p->nloops - 1].stride[p->nin] == 1 && p->block_count >= 2 * (uint64_t)n)
+		p->store_order = n;
 }
 
 /*

@@ -44,7 +44,7 @@ static const struct target targets[] = {
 static const struct tuning tunings[] = {
 	/* name          stream pays, ordered stores */
 	{"generic",     1, 0, "any processor: streaming past the cache pays on most"},
-	{"cascadelake", 0, 1, "Intel Xeon, Cascade Lake: one thread's streaming stores past "
+	{"cascadelake", 0, 32, "Intel Xeon, Cascade Lake: one thread's streaming stores past "
 	                      "the cache are 1.1x to 1.3x slower than plain ones; a block's "
 	                      "vectors stored last first, 2x slower than in order"},
 	{"znver4",      1, 0, "AMD EPYC, Zen 4: streaming past the cache 1.2x to 1.6x faster "

@@ -72,8 +72,9 @@ struct tuning {
 	int stream_pays;	/* one thread's non-temporal stores past the cache
 				   beat plain stores: --stream auto streams */
 	int ordered_stores;	/* a block's row of stores runs slower unless they go
-				   to ascending addresses a vector at a time: gcc's
-				   SLP may store its vectors last first */
+				   to ascending addresses a vector at a time (gcc's
+				   SLP may store its vectors last first): the bytes
+				   of the vectors gcc stores there; 0: no need */
 	const char *about;	/* what the processor is and what was measured,
 				   for --tune list */
 };

@@ -1274,8 +1274,10 @@ test_rows(void)
 		rq.strategy = PLAN_BLOCK;
 		ok(build() == 0 && p.store_order == 0, "%s: a block's stores as compiled", t->name);
 		rq.tune = tuning_find("cascadelake");
-		ok(build() == 0 && p.store_order == (p.lanes > 1 && 2 * p.lanes <= 17 ? p.lanes : 0),
-		   "%s, --tune cascadelake: a block of 17 stored a vector at a time where two fit", t->name);
+		ok(build() == 0 && p.store_order == (p.lanes > 1 && 2 * (p.lanes < 8 ? p.lanes : 8) <= 17
+		                                     ? (p.lanes < 8 ? p.lanes : 8) : 0),
+		   "%s, --tune cascadelake: a block of 17 stored a vector at a time (at most 8 floats, "
+		   "as gcc vectorizes there) where two fit", t->name);
 		rq.goal = GOAL_SIZE;
 		rq.strategy = PLAN_AUTO;
 		ok(build() == 0 && p.store_order == 0,
