@@ -312,11 +312,9 @@ def not_parallel(path, case):
     """Why the kernel at path, made with --parallel, is not parallel, as its
     banner says (its number of elements as N, so that the cases group), or
     None where it is parallel."""
-    for line in open(path):
-        m = re.search(r"(Not parallel, though --parallel asks: .*?)\.?\s*$", line)
-        if m:
-            return m.group(1).replace("has %d elements" % case.count, "has N elements")
-    return None
+    banner = " ".join(open(path).read().split("/* Begin")[0].replace("*", " ").split())
+    m = re.search(r"(Not parallel, though --parallel asks: [^.]*)", banner)
+    return m.group(1).replace("has %d elements" % case.count, "has N elements") if m else None
 
 
 def have_openmp(cc, d):
@@ -1536,16 +1534,17 @@ def targets(results, cases, gen, full, args):
         # the noise of each case: its A/A ratio (hand_again over hand), r
         # or 1/r, whichever is below 1; a ratio of auto's above it is as
         # fast as the harness can tell
-        again = {cid: ratios(row).get("again") for cid, row in rows.items()}
+        rat = {cid: ratios(row) for cid, row in rows.items()}
+        again = {cid: r.get("again") for cid, r in rat.items()}
         aa = [r for r in again.values() if r]
         floor = {cid: min(r, 1 / r) if r else 1.0 for cid, r in again.items()}
-        rs = [(cid, ratios(row).get("hand")) for cid, row in rows.items()]
+        rs = [(cid, r.get("hand")) for cid, r in rat.items()]
         rs = [(c, r) for c, r in rs if r is not None]
         wrong = [cid for cid, row in rows.items() if not row["impls"].get("auto", {}).get("ns")]
         if rs:
             miss = sorted((r, c) for c, r in rs if r < 1.0)
             gm = math.exp(sum(math.log(r) for _, r in rs) / len(rs))
-            rm = [(cid, ratios(row).get("hand_min")) for cid, row in rows.items()]
+            rm = [(cid, r.get("hand_min")) for cid, r in rat.items()]
             miss_min = sorted((r, c) for c, r in rm if r is not None and r < 1.0)
             out.append("auto at least as fast as hand in every case, %s: %s; %d of %d cases, "
                        "geometric mean %.2fx%s%s; by the minimums, slower on %s" % (
@@ -1565,26 +1564,26 @@ def targets(results, cases, gen, full, args):
                                min(aa), max(aa), len(aa),
                                ", ".join("%s %.2fx (A/A %.2fx)" % (c, r, again[c])
                                          for r, c in below) or "none"))
-        odd = [(cid, ratios(rows[cid]).get("hand")) for cid in rows if cases[cid].flags.get("odd")]
+        odd = [(cid, rat[cid].get("hand")) for cid in rows if cases[cid].flags.get("odd")]
         odd = [(c, r) for c, r in odd if r is not None]
         if level == "O2" and odd:
             miss = [(c, r) for c, r in odd if r < 2.0]
             out.append("small or odd inner extents, auto at least 2x hand at -O2: %s; %s" % (
                 verdict(not miss), ", ".join("%s %.2fx" % (c, r) for c, r in odd)))
         if level == "O3":
-            f16 = [(cid, ratios(row).get("xnnpack")) for cid, row in rows.items()
+            f16 = [(cid, r.get("xnnpack")) for cid, r in rat.items()
                    if cases[cid].dtype == "f16"]
             f16 = [(c, r) for c, r in f16 if r is not None]
             if f16:
                 out.append("f16 at least as fast as XNNPACK's f16 operators, -O3 -march=native: "
                            "%s; %s" % (verdict(all(r >= 1.0 for _, r in f16)),
                                        ", ".join("%s %.2fx" % (c, r) for c, r in f16)))
-            xs = [(cid, ratios(row).get("xnnpack")) for cid, row in rows.items()
+            xs = [(cid, r.get("xnnpack")) for cid, r in rat.items()
                   if cases[cid].dtype == "f32"]
             xs = [(c, r) for c, r in xs if r is not None]
             if xs:
                 miss = sorted((r, c) for c, r in xs if r < 1.0)
-                xm = [(cid, ratios(row).get("xnnpack_min")) for cid, row in rows.items()
+                xm = [(cid, r.get("xnnpack_min")) for cid, r in rat.items()
                       if cases[cid].dtype == "f32"]
                 miss_min = sorted((r, c) for c, r in xm if r is not None and r < 1.0)
                 out.append("auto at least as fast as XNNPACK in every f32 case, -O3 -march=native: "
@@ -1607,7 +1606,7 @@ def targets(results, cases, gen, full, args):
         par = [cid for cid, row in rows.items() if "parallel" in row["impls"]]
         if par:
             out.append(parallel_target(level, rows, par, cases, args))
-        # where auto streams (stream_on is its code), against the same kernel
+        # where auto streams (its note says so), against the same kernel
         # with plain stores
         sv = [(cid, med(row["impls"]["stream_off"]["ns"]) / med(row["impls"]["auto"]["ns"]))
               for cid, row in rows.items()
@@ -1619,7 +1618,7 @@ def targets(results, cases, gen, full, args):
             "in no case" if not sv else "in %d, at %s the speed of the same kernel with plain "
             "stores" % (len(sv), ", ".join("%s %.2fx (A/A %.2fx)" % (c, r, again[c] or 1)
                                           for c, r in sv))))
-        st = [(cid, ratios(row).get("stream")) for cid, row in rows.items()]
+        st = [(cid, r.get("stream")) for cid, r in rat.items()]
         st = [(c, r) for c, r in st if r is not None]
         if st:
             miss = [(c, r) for c, r in st if r < 0.95]

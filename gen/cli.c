@@ -220,8 +220,9 @@ static const char *const format_names[NFORMATS] = {"text", "svg", "html"};
 ** runtime's, the C library's it includes (<assert.h> in a debug build),
 ** glibc's that those include by a plain name (<features.h>, and
 ** <stdc-predef.h>, which gcc includes first of all), bc_f16.h's
-** <cpuid.h>, and bc_stream.h's and bc_f16.h's x86 intrinsics, which include a family of *intrin.h headers and
-** <mm_malloc.h>, which includes <stdlib.h>.
+** <cpuid.h>, and bc_stream.h's and bc_f16.h's x86 intrinsics, which
+** include a family of *intrin.h headers and <mm_malloc.h>, which
+** includes <stdlib.h>.
 */
 static const struct included_header {
 	const char *name;

@@ -611,7 +611,7 @@ model_push_kernel(lua_State *L, const struct kernel *k)
 	set_bool(L, "f16_found", d->target->f16_convert == F16_FOUND);
 	set_bool(L, "stream_unpaid", p->stream_unpaid);
 	set_int(L, "store_order", p->store_order);
-	set_str(L, "tune", k->desc->tune->name);
+	set_str(L, "tune", d->tune->name);
 	set_str(L, "parallel", parallels[p->parallel]);
 	set_int(L, "parallel_min", (long long)d->target->parallel_min);
 	set_int(L, "parallel_chunks", PLAN_CHUNKS);

@@ -689,11 +689,11 @@ block_loops(struct plan *p, const struct target *t, int nodes)
 
 /*
 ** Split P's loop AT, of extent E, into E / U iterations of U: the U
-** become loop AT + 1, marked widened, and the pointers step U times as
-** far in loop AT. Assumes U divides E and P has fewer than
-** SHAPE_MAX_RANK loops.
+** become loop AT + 1, returned for the caller to mark why, and the
+** pointers step U times as far in loop AT. Assumes U divides E and P has
+** fewer than SHAPE_MAX_RANK loops.
 */
-static void
+static struct plan_loop *
 split_loop(struct plan *p, int at, uint64_t u)
 {
 	memmove(&p->loop[at + 1], &p->loop[at], (size_t)(p->nloops - at) * sizeof p->loop[0]);
@@ -702,7 +702,7 @@ split_loop(struct plan *p, int at, uint64_t u)
 	for (int i = 0; i <= p->nin; i++)
 		p->loop[at].stride[i] *= (int64_t)u;
 	p->loop[at + 1].extent = u;
-	p->loop[at + 1].widened = 1;
+	return &p->loop[at + 1];
 }
 
 /*
@@ -737,7 +737,7 @@ widen_by(const struct plan *p, const struct target *t, int nodes)
 static void
 widen_block(struct plan *p, uint64_t u)
 {
-	split_loop(p, p->nloops - 1 - p->nblock, u);
+	split_loop(p, p->nloops - 1 - p->nblock, u)->widened = 1;
 	p->nblock++;
 	p->block_count *= u;
 }
@@ -925,7 +925,7 @@ choose_small_code(struct plan *p, const struct plan_request *rq, uint64_t limit,
 		    && code_nodes(p, rq, k, u, elem) * PLAN_CODE_GROWTH <= budget * PLAN_SPLIT_GROWTH)
 			break;
 	if (u >= 2 && n * u >= PLAN_SPLIT_MIN && p->nloops < SHAPE_MAX_RANK) {
-		split_loop(p, at, u);
+		split_loop(p, at, u)->widened = 1;
 		p->strategy = PLAN_BLOCK;
 		p->nblock = k + 1;
 		p->block_count = n * u;
@@ -1224,14 +1224,15 @@ choose_store_order(struct plan *p, const struct plan_request *rq)
 
 /*
 ** Decide whether P converts its f16 data a line of PLAN_F16_LINE elements
-** at a time (bc_f16_to_f32_n and bc_f32_to_f16_n, bc.h): for speed, on a
+** at a time (bc_f16_to_f32_n and bc_f32_to_f16_n, bc_f16.h): for speed, on a
 ** target with vectors and conversions in hardware, not one for small
 ** code (the lines cost stack and code; the Cortex-M55), in loops whose
 ** innermost loop runs a line at least, reads an f16 input element by
 ** element or stores an f16 output from floats, and does not stream as
 ** asked. Those lines take the place of streaming past the cache, whose
-** lines convert an element at a time, and of the loop's vector tail. Where no signalling NaN can reach
-** the output as one (only_quieted; an output of arithmetic), the
+** lines convert an element at a time, and of the loop's vector tail.
+** Where no signalling NaN can reach the output as one (only_quieted; an
+** output of arithmetic), the
 ** conversions need not keep it signalling, and run faster (the _nq
 ** helpers). Assumes P's values and store are set.
 */
@@ -1323,10 +1324,7 @@ choose_parallel(struct plan *p, const struct plan_request *rq)
 	else if (p->count < rq->target->parallel_min)
 		p->parallel = PARALLEL_SMALL;
 	else if (p->strategy == PLAN_LOOPS && p->nloops == 1 && (chunk = chunk_of(p)) > 0) {
-		split_loop(p, 0, chunk);
-		p->loop[1].widened = 0;
-		p->loop[1].chunked = 1;
-		p->loop[0].tail = p->loop[1].tail = 0;
+		split_loop(p, 0, chunk)->chunked = 1;	/* whole vectors: no tail */
 		p->parallel = PARALLEL_YES;
 	} else if (!(p->strategy == PLAN_LOOPS && p->nloops >= 2)
 	         && !(p->strategy == PLAN_BLOCK && p->nloops > p->nblock))

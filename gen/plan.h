@@ -90,7 +90,8 @@ enum plan_parallel {
 	PARALLEL_YES,		/* the part function runs on each thread's share */
 	PARALLEL_ONE_CORE,	/* the target has one core (its parallel_min is 0) */
 	PARALLEL_SMALL,		/* fewer elements than the target's parallel_min */
-	PARALLEL_ONE_LOOP	/* no outermost loop around another loop */
+	PARALLEL_ONE_LOOP	/* no outermost loop around another loop or a block,
+				   and one loop that does not split into chunks */
 };
 
 /* How a loop moves one operand (or the output). */
