@@ -78,35 +78,43 @@ static inline void bc_share(size_t n, size_t *from, size_t *to)
 #endif
 
 /*
- * BC_LOOPS(N) marks a kernel with loops: gcc is asked to start each loop
- * on an N-byte boundary (not under -Os), N the target's instruction fetch
- * block (bcastgen's target table).  A short loop body that straddles one
- * can run at half the speed on processors that fetch N bytes at a time,
- * and where the linker puts the function is luck otherwise.
+ * BC_OPTIMIZE(...) is what a kernel asks of gcc for itself alone: one
+ * optimize attribute, whose options are the strings below.  One, not one
+ * each: gcc 12 applies the options of a later optimize attribute over
+ * the level's defaults again, which undoes an earlier one's
+ * no-tree-loop-vectorize or no-tree-loop-distribute-patterns (a
+ * freestanding kernel then called memcpy).
  *
- * BC_PRESSURE marks a kernel of written-out statements for a target whose
+ * BC_LOOPS(N), in a kernel with loops: gcc is asked to start each loop
+ * on an N-byte boundary (not under -Os: align-loops=1 is no alignment),
+ * N the target's instruction fetch block (bcastgen's target table).  A
+ * short loop body that straddles one can run at half the speed on
+ * processors that fetch N bytes at a time, and where the linker puts the
+ * function is luck otherwise.
+ *
+ * BC_PRESSURE, in a kernel of written-out statements for a target whose
  * gcc schedules code before register allocation without counting
  * registers (RISC-V, before gcc 14): it moves every load and operation
  * above the first store, runs out of registers, and saves callee-saved
  * ones to hold the values (12 instructions more in a 24-element add).
  * gcc is asked to weigh register pressure when it schedules.
  *
- * BC_SLP_ONLY marks a kernel whose innermost loops are written out as a
+ * BC_SLP_ONLY, in a kernel whose innermost loops are written out as a
  * block of statements inside a loop shorter than a vector.  gcc
  * vectorizes the block as straight-line code; at -O3 its loop vectorizer
  * would rather vectorize across the iterations of that short loop, a few
  * lanes at a time, which runs slower.  So gcc is asked not to vectorize
  * loops there.
  *
- * BC_NO_CONTRACT marks a kernel where a float multiply meets an add: gcc
+ * BC_NO_CONTRACT, in a kernel where a float multiply meets an add: gcc
  * would fuse them into one rounding in its GNU modes (its default), where
  * it ignores #pragma STDC FP_CONTRACT, and the result would not be
  * NumPy's. (No runtime helper has a multiply that feeds an add, so the
  * kernel's own code is all there is to keep apart.)
  *
- * BC_NO_MEMCPY marks a kernel with loops: in a freestanding build, gcc
- * is asked not to make a loop that copies or fills into a call to memcpy
- * or memset, which it does even under -ffreestanding.
+ * BC_NO_MEMCPY, in a kernel with loops: gcc is asked not to make a loop
+ * that copies or fills into a call to memcpy or memset, which it does
+ * even under -ffreestanding, where there may be none.
  *
  * BC_STORE_ORDER() stands between the vectors of elements a kernel writes
  * out, where it is tuned for a processor whose stores run slower out of
@@ -116,34 +124,27 @@ static inline void bc_share(size_t n, size_t *from, size_t *to)
  * statement that clobbers memory keeps the compiler's stores in order;
  * it emits no instruction.
  *
- * Each but the last is an optimize attribute of the kernel alone, never of the
- * helpers below: gcc does not inline a helper that has one unless the
- * kernel's options are the same.
+ * The optimize attribute is the kernel's alone, never the helpers'
+ * below: gcc does not inline a helper that has one unless the kernel's
+ * options are the same.
  *
  * Other compilers are asked nothing (clang keeps the standard pragma, and
  * makes no library call under -ffreestanding).
  */
 #if defined(__GNUC__) && !defined(__clang__) && !defined(__INTEL_COMPILER)
+#define BC_OPTIMIZE(...) __attribute__((optimize(__VA_ARGS__)))
+#else
+#define BC_OPTIMIZE(...)
+#endif
 #if defined(__OPTIMIZE_SIZE__)
-#define BC_LOOPS(n)
+#define BC_LOOPS(n) "align-loops=1"
 #else
-#define BC_LOOPS(n) __attribute__((optimize("align-loops=" #n)))
+#define BC_LOOPS(n) "align-loops=" #n
 #endif
-#define BC_SLP_ONLY __attribute__((optimize("no-tree-loop-vectorize")))
-#define BC_PRESSURE __attribute__((optimize("sched-pressure")))
-#define BC_NO_CONTRACT __attribute__((optimize("fp-contract=off")))
-#if __STDC_HOSTED__
-#define BC_NO_MEMCPY
-#else
-#define BC_NO_MEMCPY __attribute__((optimize("no-tree-loop-distribute-patterns")))
-#endif
-#else
-#define BC_LOOPS(n)
-#define BC_SLP_ONLY
-#define BC_PRESSURE
-#define BC_NO_CONTRACT
-#define BC_NO_MEMCPY
-#endif
+#define BC_SLP_ONLY "no-tree-loop-vectorize"
+#define BC_PRESSURE "sched-pressure"
+#define BC_NO_CONTRACT "fp-contract=off"
+#define BC_NO_MEMCPY "no-tree-loop-distribute-patterns"
 #if defined(__GNUC__)
 #define BC_STORE_ORDER() __asm__ __volatile__("" ::: "memory")
 #else

@@ -10,6 +10,10 @@
 # computes a line is vectorized at -O2 and -O3 (BC_LINE_LOOP keeps it a
 # loop), and for the f32 ones is not at -O3 when the pragma is taken
 # away (-DBC_LINE_LOOP_OFF); the f16 line, 32 elements, stays a loop.
+# A kernel's asks of gcc (BC_OPTIMIZE) all take effect together: a block
+# in a loop shorter than a vector is not loop-vectorized, its loops are
+# aligned, and a fused expression's multiply and add stay apart under
+# gcc's GNU mode, with loops aligned too.
 . "$(dirname "$0")/lib.sh"
 
 if ! command -v gcc >/dev/null; then
@@ -98,5 +102,25 @@ max_nan|control|--op maximum x=1024,1024 y=1024
 where|control|--expr where(x>y,x,y) x=1024,1024 y=1024
 max_f16||--op maximum --dtype f16 x=1024,1024 y=1024
 EOF_CASES
+# asks NAME TEST ARGS: gcc -O3 -march=x86-64-v3 -S of the kernel of ARGS
+# for the x86-64-v3 row passes the shell test TEST on its report (info)
+# and assembly (NAME.s)
+asks() {
+	fresh
+	n=$((n + 1))
+	name=$1 test=$2
+	shift 2
+	if "$GEN" -o "$name.c" --target x86-64-v3 "$@" 2>info &&
+	   gcc -std=gnu11 -O3 -march=x86-64-v3 -fopt-info-vec-optimized -I"$TESTS/../runtime" \
+		-S "$name.c" -o "$name.s" 2>>info && eval "$test"; then
+		echo "ok $n - $name: $* ($(grep '^BC_OPTIMIZE' "$name.c")): $test"
+	else
+		echo "not ok $n - $name: $* ($(grep '^BC_OPTIMIZE' "$name.c")): $test"
+		sed 's/^/# /' info | head -n 20
+		status=1
+	fi
+}
+asks slp_only '! grep -q "loop vectorized" info && grep -q "p2align 5" slp_only.s' x=64,3,1,5,7 y=3,4,1,7
+asks fused '! grep -q vfmadd fused.s && grep -q "p2align 5" fused.s' --expr 'x*y + z' x=64,64 y=64 z=64,1
 echo "1..$n"
 exit $status

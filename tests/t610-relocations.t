@@ -213,29 +213,64 @@ def check(target, level, src, kernels, work):
     return not diags, diags
 
 
-def transcendental(work):
-    """A spec of the transcendental kernels, generated; returns their
+def generate(work, tag, entries):
+    """Generates a spec of ENTRIES, (name, spec fields, command, ops,
+    dtype, operand dtypes), in WORK/TAG; returns its C file and their
     cases.json-like entries."""
     kernels = []
     lines = []
-    for op, arity in TRANSCENDENTAL:
-        for dt in gen_driver.FLOATS:
-            name = "%s_%s" % (op, dt)
-            operands = [("x", dt, "4")] + ([("y", dt, "4")] if arity == 2 else [])
-            lines.append('kernel "%s" { op = "%s", dtype = "%s", %s }' % (
-                name, op, dt, ", ".join('"%s:%s=%s"' % o for o in operands)))
-            kernels.append({"name": name, "command": "--op %s --dtype %s" % (op, dt),
-                            "ops": [op], "dtype": dt, "out_dtype": dt,
-                            "operands": [{"dtype": dt} for _ in operands]})
-    d = os.path.join(work, "tr")
+    for name, fields, command, ops, dt, operands in entries:
+        lines.append('kernel "%s" { %s }' % (name, fields))
+        kernels.append({"name": name, "command": command, "ops": ops, "dtype": dt,
+                        "out_dtype": dt, "operands": [{"dtype": o} for o in operands]})
+    d = os.path.join(work, tag)
     os.makedirs(d)
-    with open(os.path.join(d, "trans.lua"), "w") as f:
+    with open(os.path.join(d, tag + ".lua"), "w") as f:
         f.write("\n".join(lines) + "\n")
-    p = subprocess.run([GEN, os.path.join(d, "trans.lua"), "-o", os.path.join(d, "trans.c")],
+    src = os.path.join(d, tag + ".c")
+    p = subprocess.run([GEN, os.path.join(d, tag + ".lua"), "-o", src],
                        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, universal_newlines=True)
     if p.returncode != 0:
         raise RuntimeError(p.stdout)
-    return os.path.join(d, "trans.c"), kernels
+    return src, kernels
+
+
+def transcendental(work):
+    """The transcendental kernels, each op in each float dtype."""
+    entries = []
+    for op, arity in TRANSCENDENTAL:
+        for dt in gen_driver.FLOATS:
+            operands = [("x", dt, "4")] + ([("y", dt, "4")] if arity == 2 else [])
+            fields = 'op = "%s", dtype = "%s", %s' % (
+                op, dt, ", ".join('"%s:%s=%s"' % o for o in operands))
+            entries.append(("%s_%s" % (op, dt), fields, "--op %s --dtype %s" % (op, dt),
+                            [op], dt, [o[1] for o in operands]))
+    return generate(work, "trans", entries)
+
+
+# Kernels whose loops copy an input or store a constant, which gcc makes
+# into calls to memcpy or memset unless told not to, each where the
+# kernel asks gcc for more than that (a multiply that meets an add keeps
+# apart), and alone.
+COPYING = [
+    ("copy_where", 'expr = "where(x*y + 1 > 0, z, z)", "x=3000", "y=3000", "z=3000"',
+     "--expr 'where(x*y + 1 > 0, z, z)' x=3000 y=3000 z=3000",
+     ["where", "greater", "multiply", "add"], "f32", ["f32"] * 3),
+    ("fill_int", 'expr = "x - x + y - y", "x:i32=3000", "y:i32=3000"',
+     "--expr 'x - x + y - y' x:i32=3000 y:i32=3000", ["subtract", "add"], "i32", ["i32"] * 2),
+]
+
+
+# bcastgen's name of each core of tests/firmware/targets.py
+BCASTGEN_TARGET = {"m4f": "cortex-m4f", "m0": "cortex-m0", "m55": "cortex-m55"}
+
+
+def copying(work, target):
+    """The COPYING kernels, generated for TARGET's row."""
+    row = BCASTGEN_TARGET.get(target.name, target.name)
+    entries = [(n, 'target = "%s", %s' % (row, f)) + tuple(rest)
+               for n, f, *rest in COPYING]
+    return generate(work, "copying-" + target.name, entries)
 
 
 def main():
@@ -276,6 +311,11 @@ def run_all(work):
             for level in LEVELS:
                 jobs.append((target, level, trans_src, trans, why,
                              "the transcendental kernels"))
+        copy_src, copies = copying(work, target)
+        for level in LEVELS:
+            jobs.append((target, level, copy_src, copies, why,
+                         "kernels whose loops copy or fill (%s)" % ", ".join(
+                             k["name"] for k in copies)))
     with concurrent.futures.ThreadPoolExecutor(JOBS) as pool:
         futures = [None if why else pool.submit(check, t, lv, src, ks, work)
                    for t, lv, src, ks, why, _ in jobs]

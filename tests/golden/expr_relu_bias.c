@@ -4,7 +4,7 @@
 
 /* Floats as NumPy computes them: no a * b + c fused into one rounding,
  * in any C dialect. gcc ignores this pragma (and fuses in its GNU modes,
- * its default): there each kernel that needs it is BC_NO_CONTRACT. */
+ * its default): there each kernel that needs it asks for BC_NO_CONTRACT. */
 #if !defined(__GNUC__) || defined(__clang__)
 #pragma STDC FP_CONTRACT OFF
 #endif
@@ -41,7 +41,7 @@
  */
 
 /* Begin expr_relu_bias */
-BC_LOOPS(32) BC_NO_MEMCPY BC_NO_CONTRACT
+BC_OPTIMIZE(BC_LOOPS(32), BC_NO_MEMCPY, BC_NO_CONTRACT)
 void expr_relu_bias(const float *BC_RESTRICT x, const float *BC_RESTRICT w, const float *BC_RESTRICT b, float *BC_RESTRICT out)
 {
 	uint_fast8_t i0, i1;

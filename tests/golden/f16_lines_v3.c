@@ -41,7 +41,7 @@
  */
 
 /* Begin f16_lines_v3 */
-BC_LOOPS(32) BC_NO_MEMCPY
+BC_OPTIMIZE(BC_LOOPS(32), BC_NO_MEMCPY)
 void f16_lines_v3(const bc_f16 *BC_RESTRICT x, const bc_f16 *BC_RESTRICT y, bc_f16 *BC_RESTRICT out)
 {
 	uint_fast8_t i0, i1;

@@ -32,7 +32,7 @@
  */
 
 /* Begin loop_order_swapped */
-BC_LOOPS(32) BC_NO_MEMCPY
+BC_OPTIMIZE(BC_LOOPS(32), BC_NO_MEMCPY)
 void loop_order_swapped(const float *BC_RESTRICT x, const float *BC_RESTRICT b, float *BC_RESTRICT out)
 {
 	uint_fast8_t i0, i1;

@@ -38,7 +38,7 @@
  */
 
 /* Begin parallel_chunks */
-BC_LOOPS(32) BC_NO_MEMCPY
+BC_OPTIMIZE(BC_LOOPS(32), BC_NO_MEMCPY)
 static void parallel_chunks_part(size_t share, const float *BC_RESTRICT x, const float *BC_RESTRICT y, float *BC_RESTRICT out)
 {
 	uint_fast8_t i0;

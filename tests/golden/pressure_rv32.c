@@ -25,7 +25,7 @@
  */
 
 /* Begin pressure_rv32 */
-BC_PRESSURE
+BC_OPTIMIZE(BC_PRESSURE)
 void pressure_rv32(const float *BC_RESTRICT x, const float *BC_RESTRICT y, float *BC_RESTRICT out)
 {
 	out[0] = x[0] + y[0];  /* [0,0,0] */

@@ -35,7 +35,7 @@
  */
 
 /* Begin seed000_axis_loops */
-BC_LOOPS(32) BC_NO_MEMCPY
+BC_OPTIMIZE(BC_LOOPS(32), BC_NO_MEMCPY)
 void seed000_axis_loops(const float *BC_RESTRICT x, const float *BC_RESTRICT y, float *BC_RESTRICT out)
 {
 	uint_fast8_t i0, i1, i2;

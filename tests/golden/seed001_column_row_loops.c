@@ -31,7 +31,7 @@
  */
 
 /* Begin seed001_column_row_loops */
-BC_LOOPS(32) BC_NO_MEMCPY
+BC_OPTIMIZE(BC_LOOPS(32), BC_NO_MEMCPY)
 void seed001_column_row_loops(const int32_t *BC_RESTRICT a, const int32_t *BC_RESTRICT b, int32_t *BC_RESTRICT out)
 {
 	uint_fast8_t i0, i1;

@@ -30,7 +30,7 @@
  */
 
 /* Begin seed001_one_value_loops */
-BC_LOOPS(32) BC_NO_MEMCPY
+BC_OPTIMIZE(BC_LOOPS(32), BC_NO_MEMCPY)
 void seed001_one_value_loops(const float *BC_RESTRICT a, const float *BC_RESTRICT b, float *BC_RESTRICT out)
 {
 	uint_fast16_t i0;

@@ -31,7 +31,7 @@
  */
 
 /* Begin seed001_picture_loops */
-BC_LOOPS(32) BC_NO_MEMCPY
+BC_OPTIMIZE(BC_LOOPS(32), BC_NO_MEMCPY)
 void seed001_picture_loops(const float *BC_RESTRICT a, const float *BC_RESTRICT b, float *BC_RESTRICT out)
 {
 	uint_fast8_t i0;

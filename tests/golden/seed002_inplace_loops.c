@@ -31,7 +31,7 @@
  */
 
 /* Begin seed002_inplace_loops */
-BC_LOOPS(32) BC_NO_MEMCPY
+BC_OPTIMIZE(BC_LOOPS(32), BC_NO_MEMCPY)
 void seed002_inplace_loops(float *BC_RESTRICT x, const float *BC_RESTRICT y)
 {
 	uint_fast8_t i0, i1;

@@ -33,7 +33,7 @@
  */
 
 /* Begin seed004_bias_loops */
-BC_LOOPS(32) BC_NO_MEMCPY
+BC_OPTIMIZE(BC_LOOPS(32), BC_NO_MEMCPY)
 void seed004_bias_loops(const float *BC_RESTRICT xw, const float *BC_RESTRICT b, float *BC_RESTRICT out)
 {
 	uint_fast8_t i0;

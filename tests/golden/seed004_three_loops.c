@@ -35,7 +35,7 @@
  */
 
 /* Begin seed004_three_loops */
-BC_LOOPS(32) BC_NO_MEMCPY
+BC_OPTIMIZE(BC_LOOPS(32), BC_NO_MEMCPY)
 void seed004_three_loops(const float *BC_RESTRICT a, const float *BC_RESTRICT b, const float *BC_RESTRICT d, float *BC_RESTRICT out)
 {
 	uint_fast8_t i0, i1, i2, i3;

@@ -33,7 +33,7 @@
  */
 
 /* Begin short_x86 */
-BC_LOOPS(32) BC_NO_MEMCPY
+BC_OPTIMIZE(BC_LOOPS(32), BC_NO_MEMCPY)
 void short_x86(const float *BC_RESTRICT x, const float *BC_RESTRICT y, float *BC_RESTRICT out)
 {
 	uint_fast8_t i0;

@@ -37,7 +37,7 @@
  */
 
 /* Begin store_order_v3 */
-BC_LOOPS(32) BC_NO_MEMCPY
+BC_OPTIMIZE(BC_LOOPS(32), BC_NO_MEMCPY)
 void store_order_v3(const float *BC_RESTRICT x, const float *BC_RESTRICT y, float *BC_RESTRICT out)
 {
 	uint_fast16_t i0;

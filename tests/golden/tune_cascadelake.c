@@ -35,7 +35,7 @@
  */
 
 /* Begin tune_cascadelake */
-BC_LOOPS(32) BC_NO_MEMCPY
+BC_OPTIMIZE(BC_LOOPS(32), BC_NO_MEMCPY)
 void tune_cascadelake(const float *BC_RESTRICT x, const float *BC_RESTRICT y, float *BC_RESTRICT out)
 {
 	uint_fast16_t i0, i1;

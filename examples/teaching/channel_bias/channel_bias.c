@@ -32,7 +32,7 @@
  */
 
 /* Begin channel_bias */
-BC_LOOPS(32) BC_NO_MEMCPY
+BC_OPTIMIZE(BC_LOOPS(32), BC_NO_MEMCPY)
 void channel_bias(const float *BC_RESTRICT a, const float *BC_RESTRICT b, float *BC_RESTRICT out)
 {
 	uint_fast8_t i0, i1;

@@ -33,7 +33,7 @@
  */
 
 /* Begin normalize */
-BC_LOOPS(32) BC_NO_MEMCPY
+BC_OPTIMIZE(BC_LOOPS(32), BC_NO_MEMCPY)
 void normalize(const float *BC_RESTRICT x, const float *BC_RESTRICT m, const float *BC_RESTRICT v, float *BC_RESTRICT out)
 {
 	uint_fast8_t i0, i1;
