@@ -195,6 +195,7 @@ set_loops(lua_State *L, const struct plan *p)
 		set_int(L, "tail", (long long)loop->tail);
 		set_bool(L, "widened", loop->widened);
 		set_bool(L, "chunked", loop->chunked);
+		set_bool(L, "moved_in", loop->moved_in);
 		set_ints(L, "strides", loop->stride, p->nin + 1);
 		lua_rawseti(L, -2, l + 1);
 	}
@@ -592,6 +593,14 @@ model_push_kernel(lua_State *L, const struct kernel *k)
 	set_dims_made(L, p, b->rank);
 	set_str(L, "store", stores[p->store]);
 	set_bool(L, "reordered", p->reordered);
+	{
+		int rebuilt[PLAN_MAX_INPUTS], n = 0;
+
+		for (int i = 0; i < p->nin; i++)
+			if (p->rebuilt >> i & 1u)
+				rebuilt[n++] = i;
+		set_int_seq(L, "rebuilt", rebuilt, n, 1);	/* the inputs, 1-based */
+	}
 	set_int(L, "block", p->nblock);
 	set_int(L, "block_count", (long long)p->block_count);
 	set_int(L, "lanes", p->lanes);

@@ -742,6 +742,63 @@ widen_block(struct plan *p, uint64_t u)
 	p->block_count *= u;
 }
 
+/* Whether LOOP moves none of the inputs in the mask INPUTS (bit I for input I). */
+static int
+moves_none(const struct plan_loop *loop, unsigned inputs, int nin)
+{
+	for (int i = 0; i < nin; i++)
+		if ((inputs >> i & 1u) && loop->stride[i] != 0)
+			return 0;
+	return 1;
+}
+
+/*
+** Where P's block reads an input again within itself (a stride of 0 in a
+** loop of the block that moves the output, not 0 in all of them: not one
+** value for the whole block), compilers build that input's vectors by
+** permutes, again each time round the loop around the block. Move the
+** innermost loop further out that is shorter than a vector and moves
+** none of those inputs in around the block: compilers unroll it and
+** build the vectors once for all its iterations ([2,3,1,5,7] + [3,4,1,7]:
+** y's row of 7 is read 5 times in each block of 35, and the loop of 2
+** moves x alone). Not where RQ asks for an order, nor for a widened
+** block, whose loop around is part of its own.
+*/
+static void
+share_rebuilt(struct plan *p, const struct plan_request *rq)
+{
+	int around = p->nloops - 1 - p->nblock, from = -1;
+	struct plan_loop moved;
+	unsigned rebuilt = 0;
+
+	if (rq->loop_order || p->lanes < 2 || around < 1)
+		return;
+	for (int i = 0; i < p->nin; i++) {
+		int again = 0, moves = 0;
+
+		for (int l = around + 1; l < p->nloops; l++) {
+			if (p->loop[l].widened)
+				return;
+			again |= p->loop[l].stride[i] == 0 && p->loop[l].stride[p->nin] != 0;
+			moves |= p->loop[l].stride[i] != 0;
+		}
+		if (again && moves)
+			rebuilt |= 1u << i;
+	}
+	if (rebuilt == 0 || moves_none(&p->loop[around], rebuilt, p->nin))
+		return;
+	for (int l = around - 1; l >= 0 && from < 0; l--)
+		if (p->loop[l].extent < (uint64_t)p->lanes && moves_none(&p->loop[l], rebuilt, p->nin))
+			from = l;
+	if (from < 0)
+		return;
+	moved = p->loop[from];
+	memmove(&p->loop[from], &p->loop[from + 1], (size_t)(around - from) * sizeof p->loop[0]);
+	p->loop[around] = moved;
+	p->loop[around].moved_in = 1;
+	p->rebuilt = rebuilt;
+}
+
 /*
 ** Append how RQ's source sets FIELD (a spec's name) to VALUE, or names
 ** FIELD when VALUE is NULL: "--strategy loops" or "strategy = \"loops\"".
@@ -1059,6 +1116,7 @@ choose_strategy(struct plan *p, const struct plan_request *rq, int nodes, struct
 		p->nblock = block;
 		if ((u = widen_by(p, rq->target, nodes)) > 1)
 			widen_block(p, u);
+		share_rebuilt(p, rq);
 		/* across a loop shorter than a vector, gcc -O3 vectorizes a few
 		 * lanes at a time, slower than the block's straight-line code;
 		 * across a longer one, whole vectors: faster */

@@ -140,6 +140,9 @@ struct plan_loop {
 	int chunked;			/* split from the one loop of a parallel kernel: its
 					   iterations a chunk, the loop around them shared
 					   among threads */
+	int moved_in;			/* moved in, around a block, from further out: it
+					   moves none of the inputs the block reads again
+					   (share_rebuilt) */
 	uint64_t tail;			/* the innermost loop: its last TAIL iterations run
 					   in a loop of their own, after one of extent - tail
 					   iterations, a multiple of the vector's lanes */
@@ -428,7 +431,12 @@ struct plan {
 	enum plan_parallel parallel;	/* --parallel: whether the outermost loop is shared
 					   among threads, or why not */
 	uint64_t bytes;			/* the data: the inputs' elements and the output's */
-	int reordered;			/* not in the order of the result's dimensions */
+	int reordered;			/* in the order --loop-order asks, not the result's
+					   dimensions' */
+	unsigned rebuilt;		/* the inputs (bit I for input I) the block reads
+					   again within itself, whose vectors compilers
+					   build by permutes: a loop moved in around it
+					   moves none of them; 0 where none was */
 	enum plan_goal goal;		/* what auto aimed for */
 	int needs_size64;		/* the result has more elements than a 32-bit size_t
 					   counts: the kernel refuses to compile where

@@ -307,6 +307,8 @@ function zh.nloops(n, reordered)
 end
 function en.chunked(u) return " (a chunk of " .. u .. " iterations of the one loop, for threads to share)" end
 function zh.chunked(u) return "（唯一循环的 " .. u .. " 次一段，供多个线程分担）" end
+en.moved_in = " (moved in around the block)"
+zh.moved_in = "（移到块外紧邻处）"
 function en.widened(u) return " (" .. u .. " iterations split from the loop around the block)" end
 function zh.widened(u) return "（从块外的循环拆出的 " .. u .. " 次）" end
 en.written = " (written out)"
@@ -508,6 +510,12 @@ function zh.parallel(how, extent, name, count, min, target, chunks)
     one_loop = "没有一个最外层循环套着另一个循环或一个块，唯一的循环也不能分成 " .. chunks .. " 段或更多由整个向量组成的等长段",
   }
   return "--parallel 要求多线程，但" .. why[how] .. "，所以内核在一个线程上运行。"
+end
+function en.rebuilt(names, n, loop, extent)
+  return "The block reads " .. names .. " again within itself, so compilers build " .. (n == 1 and "its" or "their") .. " vectors by permutes. " .. loop .. " does not move " .. names .. ": it was moved in around the block, from further out, so that those vectors are built once for its " .. extent .. " iterations, not again in each."
+end
+function zh.rebuilt(names, n, loop, extent)
+  return "块内重复读取 " .. names .. "，编译器要靠置换来构造" .. (n == 1 and "它" or "它们") .. "的向量。" .. loop .. " 不移动 " .. names .. "：它从外层移到了块外紧邻处，这样这些向量只为它的 " .. extent .. " 次迭代构造一次，而不是每次都构造。"
 end
 function en.store_order(n, tune)
   return "The elements written out are stored in order, " .. n .. " (a vector) at a time: on " .. tune .. " (--tune), stores that go last first, as a compiler may vectorize them, ran 2x slower."

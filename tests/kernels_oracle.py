@@ -420,7 +420,8 @@ def make_case(rng, op, t, strategy, hint=None):
 
 
 # Fixed cases: (op, --dtype or None for NumPy's promotion, operands,
-# inputs by operand name or None for random ones). Kernel dtypes chosen by
+# inputs by operand name or None for random ones[, the strategy, else
+# the next of STRATEGIES in turn]). Kernel dtypes chosen by
 # NumPy's promotion, also where np.result_type of three dtypes is not the
 # pairwise promotion folded from the left, and where NumPy's loop for an
 # op that takes only floats is not the float of the promoted integer type
@@ -457,12 +458,14 @@ FIXED = [
     ("where", None, "c:f64=6 a:i8=6 b:i8=6", None),
     ("where", "f16", "c:i64=3 a:f32=3 b=3", {"c": [2 ** 40, 0, -1],
                                              "a": [65519.0, 1e-8, 0.1], "b": [1, 2, 3]}),
+    # b's rows read again in a block, the loop of 2 moved in around it
+    ("add", None, "a=2,3,1,5,7 b=3,4,1,7", None, "auto"),
 ]
 
 
 def fixed_cases(rng):
     out = []
-    for k, (op, t, spec, inputs) in enumerate(FIXED):
+    for k, (op, t, spec, inputs, *strategy) in enumerate(FIXED):
         ops = []
         for w in spec.split():
             nm, shape = w.split("=")
@@ -471,7 +474,7 @@ def fixed_cases(rng):
             ops.append({"name": nm, "dt": dt, "shape": sh, "aligned": sh})
         dts = [o["dt"] for o in ops]
         c = {"op": op, "opname": op, "t": t or numpy_dtype(op, dts), "omit_dtype": t is None,
-             "strategy": STRATEGIES[k % 3], "to": None, "axis": None, "inplace": False,
+             "strategy": strategy[0] if strategy else STRATEGIES[k % 3], "to": None, "axis": None, "inplace": False,
              "fn": None, "outshape": None, "unroll_limit": 64, "inputs": inputs,
              "vseed": rng.getrandbits(63), "operands": ops,
              "result": list(np.broadcast_shapes(*[tuple(o["shape"]) for o in ops]))}
