@@ -98,7 +98,13 @@ VARIANTS = [
     ("stream_on", ["--stream", "on"]),
     ("stream_off", ["--stream", "off"]),
     ("parallel", ["--parallel"]),
+    ("f16_sse2", []),
+    ("f16_loop", []),
 ]
+# Variants that are auto's kernel compiled with flags of their own, where
+# auto converts f16 lines (bc_f16.h): the line helpers' SSE2 form, as on
+# a processor without F16C, and the portable loop.
+VARIANT_CFLAGS = {"f16_sse2": ["-DBC_F16_NO_F16C"], "f16_loop": ["-DBC_F16_PORTABLE"]}
 # Implementations timed with the wall clock (CLOCK_MONOTONIC), whatever
 # --clock says, in rounds of their own after the others': the ones that
 # run on several threads, and auto again (auto_wall) to compare them
@@ -656,6 +662,9 @@ def build_case(case, level, args, wrong=False):
         if v == "parallel" and not args.openmp:
             notes[v] = "does not apply: the compiler builds nothing with -fopenmp"
             continue
+        if v in VARIANT_CFLAGS and "bc_f16_to_f32_n" not in bodies["auto"]:
+            notes[v] = "does not apply: auto converts no f16 line"
+            continue
         r = sh([args.gen] + case.words + opts + ["--target", args.target[level],
                                                  "--tune", args.tune,
                                                  "--name", name, "-o", path])
@@ -670,7 +679,7 @@ def build_case(case, level, args, wrong=False):
             continue
         body = kernel_body(path, name)
         same = next((u for u, b in bodies.items() if b == body), None)
-        if same:
+        if same and v not in VARIANT_CFLAGS:
             notes[v] = "same code as %s" % same
             continue
         bodies[v] = body
@@ -701,7 +710,8 @@ def build_case(case, level, args, wrong=False):
     for base, src in srcs:
         obj = os.path.join(d, base[:-2] + ".o")
         r = sh(cflags + (omp if base == "kern_parallel.c" else [])
-               + (AGAIN if base == "hand_again.c" else []) + ["-c", src, "-o", obj])
+               + (AGAIN if base == "hand_again.c" else [])
+               + VARIANT_CFLAGS.get(base[5:-2], []) + ["-c", src, "-o", obj])
         if r.returncode != 0:
             die("case '%s': %s does not compile:\n%s" % (case.id, base, r.stderr))
         objs.append(obj)
@@ -1201,6 +1211,9 @@ def report_head(sections):
     w("on a pthreadpool of as many threads (the cores the bench may use). Both, and")
     w("auto again (**auto_wall**), are timed with the wall clock in rounds of their own,")
     w("and reported in each level's Parallel table, not in the tables of ratios.")
+    w("**f16_sse2** and **f16_loop** are auto's kernel built with `-DBC_F16_NO_F16C` (the")
+    w("f16 line helpers' SSE2 form, as on a processor without F16C) and with")
+    w("`-DBC_F16_PORTABLE` (their portable loop), where auto converts f16 lines.")
     w("")
     w("Times are per call, read by default from the thread's processor time")
     w("(`CLOCK_THREAD_CPUTIME_ID`, NumPy's `time.thread_time_ns`), which stops while")
@@ -1564,6 +1577,14 @@ def targets(results, cases, gen, full, args):
                                min(aa), max(aa), len(aa),
                                ", ".join("%s %.2fx (A/A %.2fx)" % (c, r, again[c])
                                          for r, c in below) or "none"))
+        sse2 = [(cid, med(row["impls"]["f16_loop"]["ns"]) / med(row["impls"]["f16_sse2"]["ns"]),
+                 med(row["impls"]["f16_sse2"]["ns"])) for cid, row in rows.items()
+                if row["impls"].get("f16_sse2", {}).get("ns")
+                and row["impls"].get("f16_loop", {}).get("ns")]
+        if level == "O2" and sse2:
+            out.append("f16 lines without F16C (f16_sse2, the SSE2 form) over the portable "
+                       "loop (f16_loop), -O2: %s" % ", ".join(
+                           "%s %.2fx (%s)" % (c, r, fmt_ns(ns)) for c, r, ns in sse2))
         odd = [(cid, rat[cid].get("hand")) for cid in rows if cases[cid].flags.get("odd")]
         odd = [(c, r) for c, r in odd if r is not None]
         if level == "O2" and odd:

@@ -1008,7 +1008,9 @@ BC__BIT_CASTS(fp16, __fp16, uint16_t)
  * np.float16.astype(np.float32). A subnormal is (2^-14 + man * 2^-24) -
  * 2^-14, where both operands and the result are normal floats and the
  * difference is exact (so no rounding mode or flush-to-zero can change
- * it).
+ * it; but for a zero, whose difference is -0 when rounding down, so the
+ * forms below that compute it for a zero clear its sign, and t050 checks
+ * every f16 in every rounding mode).
  */
 /* bc__f16_tiny(m): 2^-14 + m * 2^-24 - 2^-14 for M a subnormal f16's
  * significand shifted into a float's (man << 13): exact, see above. */
@@ -1053,7 +1055,9 @@ static inline float bc_f16_to_f32(bc_f16 h)
 	int32_t em = (int32_t)(((uint32_t)h & 0x7fffu) << 13);  /* exponent, significand */
 	uint32_t normal = (uint32_t)em + (112u << 23);          /* bias 15 -> 127 */
 	uint32_t special = (0u - (uint32_t)(em >= 0x0f800000)) & 0x7f800000u;  /* infinity, NaN */
-	uint32_t tiny = bc__f32_bits(bc__f16_tiny((uint32_t)em));  /* used where em < 2^23 */
+	/* used where em < 2^23; its sign cleared: for em 0 the difference is
+	 * -0 when rounding down, +0 otherwise */
+	uint32_t tiny = bc__f32_bits(bc__f16_tiny((uint32_t)em)) & 0x7fffffffu;
 	uint32_t is_tiny = 0u - (uint32_t)(em < 0x00800000);    /* subnormal, zero */
 
 	return bc__bits_f32(sign | (tiny & is_tiny) | ((normal | special) & ~is_tiny));

@@ -476,14 +476,14 @@ function zh.pressure(target)
   return "目标 " .. target .. " 表明：它的 gcc（gcc 14 之前）调度写出来的语句时不计算寄存器，会把所有加载和运算都放到第一次存储之前，再保存寄存器来存放它们。所以内核请 gcc 按寄存器压力调度（bc.h 中的 BC_PRESSURE）。"
 end
 function en.f16_lines(line, target, rest, quiet, not_streamed, found)
-  local s = "The f16 data are converted a line of " .. line .. " elements at a time (bc_f16_to_f32_n and bc_f32_to_f16_n in bc_f16.h): the target " .. target .. (found and " may convert" or " converts") .. " between f16 and f32 in hardware, and where the compiler targets it (F16C on x86, BC_F16_HW), or the processor has it, asked once at run time (BC_F16_DISPATCH, x86-64), one instruction converts eight. The floats are computed in a loop of their own, which compilers vectorize."
+  local s = "The f16 data are converted a line of " .. line .. " elements at a time (bc_f16_to_f32_n and bc_f32_to_f16_n in bc_f16.h): the target " .. target .. (found and " may convert" or " converts") .. " between f16 and f32 in hardware, and where the compiler targets it (F16C on x86, BC_F16_HW), or the processor has it, asked once at run time (BC_F16_DISPATCH, x86-64), one instruction converts eight; where neither, SSE2's integer operations convert eight at a time (x86), else bc.h converts one at a time. The floats are computed in a loop of their own, which compilers vectorize."
   if rest > 0 then s = s .. " The last " .. rest .. " elements of the innermost loop are converted one at a time." end
   if quiet then s = s .. " Each f16 read goes into arithmetic, which makes a NaN quiet, or a comparison, which sees both kinds of NaN alike, and the value stored comes from arithmetic: no signalling NaN can reach the output as one, so the conversions need not keep one signalling (the _nq helpers), about half the work." end
   if not_streamed then s = s .. " The data pass the cache size, but the output is not streamed: a streamed line converts its f16s one at a time." end
   return s
 end
 function zh.f16_lines(line, target, rest, quiet, not_streamed, found)
-  local s = "f16 数据每次转换一行，每行 " .. line .. " 个元素（bc_f16.h 中的 bc_f16_to_f32_n 和 bc_f32_to_f16_n）：目标 " .. target .. (found and " 可能" or " ") .. "在硬件上做 f16 与 f32 的转换，编译器面向它时（x86 的 F16C，BC_F16_HW），或处理器具备它时（运行时检查一次，BC_F16_DISPATCH，x86-64），一条指令转换八个。浮点数在单独的循环里计算，编译器会把它向量化。"
+  local s = "f16 数据每次转换一行，每行 " .. line .. " 个元素（bc_f16.h 中的 bc_f16_to_f32_n 和 bc_f32_to_f16_n）：目标 " .. target .. (found and " 可能" or " ") .. "在硬件上做 f16 与 f32 的转换，编译器面向它时（x86 的 F16C，BC_F16_HW），或处理器具备它时（运行时检查一次，BC_F16_DISPATCH，x86-64），一条指令转换八个；两者都不具备时，由 SSE2 的整数运算每次转换八个（x86），否则由 bc.h 逐个转换。浮点数在单独的循环里计算，编译器会把它向量化。"
   if rest > 0 then s = s .. "最内层循环的最后 " .. rest .. " 个元素逐个转换。" end
   if quiet then s = s .. "读出的每个 f16 都进入算术运算（它把 NaN 变成安静 NaN）或比较（它对两种 NaN 一视同仁），存储的值也来自算术运算：不会有信号 NaN（signalling NaN）原样到达输出，所以转换不必保留信号 NaN（_nq 版本），工作量约减半。" end
   if not_streamed then s = s .. "数据超过了缓存大小，但输出不用流式写入：流式写入的行会逐个转换 f16。" end

@@ -69,6 +69,7 @@ Env:   BCAST_F16_RUNTIME  the runtime directory (bc.h) to compile with
 """
 import concurrent.futures
 import os
+import platform
 import re
 import shutil
 import subprocess
@@ -646,14 +647,22 @@ def no_hw():
 
 def builds():
     """(tag, compiler, flags, the line helpers' form: 1 F16C built in
-    (BC_F16_HW), 2 F16C found at run time (BC_F16_DISPATCH, x86-64), 0
-    portable; why it cannot be built and run here or None)."""
+    (BC_F16_HW), 2 F16C found at run time (BC_F16_DISPATCH, x86-64; its
+    code holds F16C's instructions whichever it runs), 3 SSE2 alone
+    (BC_F16_NO_F16C; or the dispatch form's SSE2 fallback, where the test
+    macro BC__F16_NO_CPU_F16C has its check answer no, and the compiler
+    drops the F16C path), 0 portable; why it cannot be built and run here
+    or None)."""
     noclang = None if shutil.which("clang") else "clang is not installed"
+    nox86 = None if platform.machine() == "x86_64" else "not an x86-64 machine"
     return [
         ("gcc hardware", "gcc", STRICT + HW, 1, no_hw()),
         ("clang hardware", "clang", STRICT + HW, 1, noclang or no_hw()),
         ("gcc found at run time", "gcc", STRICT, 2, no_hw()),
         ("clang found at run time", "clang", STRICT, 2, noclang or no_hw()),
+        ("gcc not found at run time", "gcc", STRICT + ["-DBC__F16_NO_CPU_F16C"], 3, nox86),
+        ("gcc SSE2", "gcc", STRICT + ["-DBC_F16_NO_F16C"], 3, nox86),
+        ("clang SSE2", "clang", STRICT + ["-DBC_F16_NO_F16C"], 3, noclang or nox86),
         ("gcc portable", "gcc", STRICT + ["-DBC_F16_PORTABLE"], 0, None),
     ]
 
@@ -815,9 +824,10 @@ def report_build(b, res, cases, outputs):
     else:
         n2ps = len(re.findall(r"\svcvtph2ps\s", asm))
         n2ph = len(re.findall(r"\svcvtps2ph\s", asm))
-        good = (n2ps > 0 and n2ph > 0) if hw else (n2ps == 0 and n2ph == 0)
+        f16c = hw in (1, 2)
+        good = (n2ps > 0 and n2ph > 0) if f16c else (n2ps == 0 and n2ph == 0)
         ok(good, "%s: the driver's code holds %s vcvtph2ps and vcvtps2ph (%d and %d, objdump -d)"
-           % (tag, "both" if hw else "no", n2ps, n2ph))
+           % (tag, "both" if f16c else "no", n2ps, n2ph))
     r = res.get("run")
     lines = r.stdout.splitlines() if r else []
     errors = [l for l in lines if " error" in l]

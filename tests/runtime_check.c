@@ -35,19 +35,30 @@
  *                               a time
  *   out.f32.round, out.f64.h    in.f32.h through bc_round_f16, in.f64.h
  *                               through bc_f64_to_f16
- *   out.f16.hw                  text: 1 where the line helpers use F16C
- *                               instructions (BC_F16_HW), 2 where they
- *                               do where the processor has them
- *                               (BC_F16_DISPATCH), else 0
+ *   out.f16.hw                  text: the line helpers' form: 1 F16C
+ *                               instructions built in (BC_F16_HW); 2
+ *                               F16C asked for at run time and found
+ *                               (BC_F16_DISPATCH); 4 the same, not found
+ *                               (or BC__F16_NO_CPU_F16C), so the SSE2
+ *                               form; 3 the SSE2 form alone
+ *                               (BC_F16_SSE2, from BC_F16_NO_F16C); 0
+ *                               the portable conversions in a loop
+ *   out.f16.modes               text: how many f16s convert to another
+ *                               float, a line at a time or one at a
+ *                               time, under each rounding mode of
+ *                               <fenv.h> but to nearest (exact: none)
  *   out.f32.every               with --every-float (check_every_float)
  * and the files that check_f16_ops names.
  *
  * Built with -DBC_PORTABLE_MATH too, so that bc.h's portable code is
  * checked on the host as well as the instructions it uses there, with
- * -DBC_F16_INTEGER, so that both forms of the f16 conversions are, and
- * where the CPU has them with -mf16c -mavx2, so that the line helpers'
- * F16C form is.
+ * -DBC_F16_INTEGER, so that both forms of the f16 conversions are, where
+ * the CPU has them with -mf16c -mavx2, so that the line helpers' F16C
+ * form is, and on x86-64 with -DBC_F16_NO_F16C and with
+ * -DBC__F16_NO_CPU_F16C, so that their SSE2 form is, alone and as the
+ * run-time check's fallback.
  */
+#include <fenv.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -281,6 +292,49 @@ static void f32_to_h_line(bc_f16 *dst, const float *src, size_t n)
 }
 
 /*
+ * Every f16 of H[0..N) converted to float under each rounding mode
+ * <fenv.h> has but to nearest, a line at a time and one at a time, and
+ * compared with WANT, the floats to nearest (out.f16.f32): the
+ * conversion is exact, so no mode may change a bit.  Writes to
+ * out.f16.modes how many differ.
+ */
+static void check_f16_modes(const bc_f16 *h, const float *want, size_t n)
+{
+	static const int modes[] = {
+#ifdef FE_DOWNWARD
+		FE_DOWNWARD,
+#endif
+#ifdef FE_UPWARD
+		FE_UPWARD,
+#endif
+#ifdef FE_TOWARDZERO
+		FE_TOWARDZERO,
+#endif
+		-1
+	};
+	float *got = (float *)malloc(n * sizeof(float) + 1);
+	unsigned long differ = 0;
+	char text[32];
+	size_t m, i;
+
+	if (!got)
+		die("out of memory for", "out.f16.modes");
+	for (m = 0; modes[m] != -1; m++) {
+		if (fesetround(modes[m]) != 0)
+			continue;
+		h_to_f32_line(got, h, n);
+		for (i = 0; i < n; i++)
+			differ += bc__f32_bits(got[i]) != bc__f32_bits(want[i]);
+		for (i = 0; i < n; i++)
+			differ += bc__f32_bits(bc_f16_to_f32(h[i])) != bc__f32_bits(want[i]);
+		fesetround(FE_TONEAREST);
+	}
+	snprintf(text, sizeof text, "%lu\n", differ);
+	spit("out.f16.modes", text, strlen(text));
+	free(got);
+}
+
+/*
  * f16 conversions: every f16 to float and back, a line at a time
  * (out.f16.f32, out.f16.back: h_to_f32_line, f32_to_h_line) and one at a
  * time (out.f16.f32s, out.f16.backs: bc_f16_to_f32, bc_f32_to_f16);
@@ -298,7 +352,11 @@ static void check_f16_conv(void)
 	float *of, *f;
 	double *d;
 
-	snprintf(hw, sizeof hw, "%d\n", BC_F16_HW ? 1 : BC_F16_DISPATCH ? 2 : 0);
+#if BC_F16_DISPATCH
+	snprintf(hw, sizeof hw, "%d\n", bc__f16c() ? 2 : 4);
+#else
+	snprintf(hw, sizeof hw, "%d\n", BC_F16_HW ? 1 : BC_F16_SSE2 ? 3 : 0);
+#endif
 	spit("out.f16.hw", hw, strlen(hw));
 
 	n = len / sizeof(bc_f16);
@@ -308,6 +366,7 @@ static void check_f16_conv(void)
 	if (!o32 || !o16 || !of)
 		die("out of memory for", "in.f16.u");
 	h_to_f32_line(of, h, n);
+	check_f16_modes(h, of, n);
 	f32_to_h_line(o16, of, n);
 	spit("out.f16.f32", of, n * sizeof(float));
 	spit("out.f16.back", o16, n * sizeof(bc_f16));
@@ -357,10 +416,13 @@ static void check_f16_conv(void)
  * runs of floats whose bits share their top 16, the sum of the f16s and
  * the sum of each f16 times its place in the run plus one, both mod 2^32
  * (out.f32.every, 2 uint32s a run).  A build with another form of the
- * conversions (with branches, or F16C's) must write the same bytes; one
- * f16 that differs changes the first sum.  Each run is converted as one
- * line of 65536, from a buffer of floats to one of f16s, as a kernel
- * converts a line.
+ * conversions (with branches, SSE2's or F16C's) must write the same
+ * bytes; one f16 that differs changes the first sum.  Each run is
+ * converted as one line of 65536, from a buffer of floats to one of
+ * f16s, as a kernel converts a line: in the SSE2 form the runs without
+ * an overflow or a NaN by its first pass alone, the others (0x477f0000
+ * up, 0xc77f0000 up) by its fix as well, which must leave their other
+ * f16s as they are.
  */
 static void check_every_float(void)
 {

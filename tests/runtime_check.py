@@ -37,10 +37,12 @@ first test checks that every op's helpers are checked, or says why not.
      every build, one of them with -mf16c -mavx2 where the CPU has those
      (the line helpers then use the F16C instructions: BC_F16_HW), one
      on x86-64 without them (F16C found at run time: BC_F16_DISPATCH),
-     the others with -DBC_F16_PORTABLE (each build's form is checked);
-     every one of the 2^32 floats to f16 the same in the builds of each
-     form of the conversions (branch-free, with branches, F16C, F16C
-     found at run time); and
+     on x86-64 one with -DBC_F16_NO_F16C (the SSE2 form: BC_F16_SSE2)
+     and one with -DBC__F16_NO_CPU_F16C (the run-time check answers no:
+     its SSE2 fallback), the others with -DBC_F16_PORTABLE (each
+     build's form is checked); every one of the 2^32 floats to f16 the
+     same in the builds of each form of the conversions (branch-free,
+     with branches, SSE2, F16C, F16C found at run time); and
      each operation computed as kernels do it (convert to float, compute,
      round back) against NumPy's float16 ufuncs: every f16 against edge
      values both ways plus random pairs (in the -O2 build only: they are
@@ -293,6 +295,9 @@ def use_file():
        "const bc_f16 *b, int n",
        "int i; for (i = 0; i < n; i++) "
        "o[i] = bc_f32_to_f16(bc_f16_to_f32(a[i]) + bc_f16_to_f32(b[i]));")
+    fn("void", "f16_lines", "float *f, bc_f16 *h, size_t n",
+       "bc_f16_to_f32_n(f, h, n); bc_f16_to_f32_nq(f, h, n); "
+       "bc_f32_to_f16_n(h, f, n); bc_f32_to_f16_nq(h, f, n);")
     L.append("static void use_visit(void *ctx, const ptrdiff_t *off)")
     L.append("{ *(ptrdiff_t *)ctx += off[0] + off[1]; }")
     fn("ptrdiff_t", "ref", "const size_t *dims, const ptrdiff_t *s0, "
@@ -491,6 +496,17 @@ def compile_checks(tap, tmp):
         ("clang", "clang C99 strict", ["-std=c99"] + STRICT + ["-O2"], src),
         ("g++", "g++ C++11", CXX_FLAGS + ["-O2"], src_cc),
         ("clang++", "clang++ C++11", CXX_FLAGS + ["-O2"], src_cc),
+    ]
+    # on x86-64 the cases above have the line helpers' run-time check and
+    # its SSE2 fallback (bc_f16.h); these the SSE2 form alone
+    if platform.machine() == "x86_64":
+        cases += [
+            ("gcc", "gcc C99 strict -DBC_F16_NO_F16C",
+             ["-std=c99"] + STRICT + ["-O2", "-DBC_F16_NO_F16C"], src),
+            ("clang++", "clang++ C++11 -DBC_F16_NO_F16C",
+             CXX_FLAGS + ["-O2", "-DBC_F16_NO_F16C"], src_cc),
+        ]
+    cases += [
         ("arm-none-eabi-gcc", "arm-none-eabi-gcc C99 strict, Cortex-M4 -Os",
          ["-std=c99"] + STRICT + ["-mcpu=cortex-m4", "-mthumb", "-Os"], src),
     ]
@@ -1248,8 +1264,10 @@ def body(tap, tmp):
     # others see the same helpers on the smaller inputs (the sanitizers),
     # or differ only in sqrt, floor and ceil (portable code, SSE4.1), or
     # in the form of the f16 conversions (branch-free, with branches and
-    # integers only, or F16C instructions in the line helpers), which all
-    # convert every float (--every-float)
+    # integers only, or the line helpers' SSE2 or F16C forms), which all
+    # convert every float (--every-float); the SSE2 form as the run-time
+    # check's fallback (-DBC__F16_NO_CPU_F16C) does only the quick checks,
+    # the same code as -DBC_F16_NO_F16C's
     builds = [
         ("asan+ubsan", ["-fsanitize=address,undefined,float-cast-overflow",
                         "-fno-sanitize-recover=all", "-g"],
@@ -1265,6 +1283,15 @@ def body(tap, tmp):
     else:
         tap.skip("build runtime_check.c (-O2 -msse4.1)",
                  "this CPU has no SSE4.1")
+    if platform.machine() == "x86_64":
+        builds.append(("-O2 -DBC_F16_NO_F16C", ["-DBC_F16_NO_F16C"],
+                       ["--quick", "--every-float"]))
+        builds.append(("-O2 -DBC__F16_NO_CPU_F16C", ["-DBC__F16_NO_CPU_F16C"],
+                       ["--quick"]))
+    else:
+        tap.skip("build runtime_check.c (-O2 -DBC_F16_NO_F16C, and "
+                 "-DBC__F16_NO_CPU_F16C)", "not x86-64: the line helpers' "
+                 "SSE2 form is x86's")
     if has_f16c_avx2():
         # F16C where the compiler targets it, and where it does not but
         # the processor has it (x86-64's run-time check)
@@ -1459,11 +1486,10 @@ def body(tap, tmp):
         tap.ok(good, "bc_wrap_%s matches uint64 astype (%d values; %s)" %
                (s, wr.size, names), diag)
 
-    check_f16_hw(tap, [(n, 1 if "-mf16c" in extra else 0 if "-DBC_F16_PORTABLE" in extra
-                        or platform.machine() != "x86_64" else 2,
-                        os.path.join(od, "out.f16.hw"))
+    check_f16_hw(tap, [(n, f16_form(extra), os.path.join(od, "out.f16.hw"))
                        for n, extra, _ in builds
                        for bn, od, _ in outs if bn == n])
+    check_f16_modes(tap, [(bn, os.path.join(od, "out.f16.modes")) for bn, od, _ in outs])
     check_f16_conv(tap, names, check_builds, h16u, f32h, f64h)
     check_every_float(tap, [(n, load(od, "out.f32.every", np.uint32, 2 * 65536))
                             for (n, _, args), (_, _, _, od) in zip(builds, results)
@@ -1523,34 +1549,74 @@ def same_bits(exp, ins, fmt=fmt_f16):
                                         out_fmt=out_fmt))
 
 
+# The line helpers' forms, as runtime_check.c numbers them in out.f16.hw.
+F16_FORMS = ("portable", "BC_F16_HW", "BC_F16_DISPATCH, F16C found",
+             "BC_F16_SSE2", "BC_F16_DISPATCH, no F16C: SSE2")
+
+
+def f16_form(extra):
+    """The form of the line helpers that a build of runtime_check.c with
+    the flags EXTRA must have on this machine (F16_FORMS): 0 with
+    -DBC_F16_PORTABLE or off x86-64 (the portable conversions), 1 with
+    -mf16c -mavx2 (BC_F16_HW: F16C instructions), 3 with
+    -DBC_F16_NO_F16C (BC_F16_SSE2: SSE2), else x86-64's run-time check
+    (BC_F16_DISPATCH): 2 where the processor has F16C and AVX2, 4 where
+    it has not or -DBC__F16_NO_CPU_F16C says so (the SSE2 fallback)."""
+    if "-DBC_F16_PORTABLE" in extra or platform.machine() != "x86_64":
+        return 0
+    if "-DBC_F16_NO_F16C" in extra:
+        return 3
+    if "-mf16c" in extra:
+        return 1
+    if "-DBC__F16_NO_CPU_F16C" in extra or not has_f16c_avx2():
+        return 4
+    return 2
+
+
+def text_of(path):
+    """The text a build wrote to PATH, stripped, or why it cannot be read."""
+    try:
+        with open(path) as f:
+            return f.read().strip()
+    except OSError as e:
+        return str(e)
+
+
 def check_f16_hw(tap, ran):
     """The line helpers' form, as each build that ran wrote it to
-    out.f16.hw: RAN holds (build, the form it must have, the file's
-    path). 1 with -mf16c -mavx2 (BC_F16_HW: F16C instructions), 2 on
-    x86-64 without them (BC_F16_DISPATCH: F16C where the processor has
-    it), 0 with -DBC_F16_PORTABLE (the portable conversions), so that
-    each form is the one checked."""
+    out.f16.hw: RAN holds (build, the form it must have (f16_form), the
+    file's path), so that each form is the one checked."""
     diag = []
     for name, form, path in ran:
-        try:
-            with open(path) as f:
-                got = f.read().strip()
-        except OSError as e:
-            got = str(e)
+        got = text_of(path)
         if got != str(form):
             diag.append("%s: the line helpers' form is %s, not %d" % (name, got, form))
     tap.ok(bool(ran) and not diag,
            "the line conversions' form: %s" % "; ".join(
-               "%s in %s" % (("portable", "BC_F16_HW", "BC_F16_DISPATCH")[form], n)
-               for n, form, _ in ran), diag)
+               "%s in %s" % (F16_FORMS[form], n) for n, form, _ in ran), diag)
+
+
+def check_f16_modes(tap, ran):
+    """Every f16 to float is exact, so the same under every rounding
+    mode: RAN holds (build, its out.f16.modes), the count of f16s whose
+    float differs from the one to nearest, which must be 0."""
+    diag = []
+    for name, path in ran:
+        got = text_of(path)
+        if got != "0":
+            diag.append("%s: %s f16s convert to another float in another rounding mode"
+                        % (name, got))
+    tap.ok(bool(ran) and not diag, "every f16 to float, a line at a time and one at a "
+           "time, the same bits in every rounding mode of <fenv.h> (%d builds)" % len(ran),
+           diag)
 
 
 def check_every_float(tap, every):
     """bc_f32_to_f16_n of every float: EVERY holds (build, its checksums
     of out.f32.every, or None) for the builds of each form of the f16
-    conversions (branch-free, with branches, and where the CPU has them
-    F16C's); they must be equal (runtime_check.c says how they are
-    made)."""
+    conversions (branch-free, with branches, on x86-64 SSE2's, and where
+    the CPU has them F16C's); they must be equal (runtime_check.c says
+    how they are made)."""
     first = every[0][1] if every else None
     diag = []
     for name, sums in every:
@@ -1560,13 +1626,10 @@ def check_every_float(tap, every):
             runs = np.nonzero((sums.reshape(-1, 2) != first.reshape(-1, 2)).any(axis=1))[0]
             diag.append("%s: differs from %s in the floats 0x%04x0000.. and %d other runs"
                         % (name, every[0][0], runs[0], runs.size - 1))
-    tap.ok(len(every) in (2, 3, 4) and not diag,
+    tap.ok(len(every) >= 2 and not diag,
            "bc_f32_to_f16_n of every one of the 2^32 floats, a line of "
-           "65536 at a time: the same f16s in the branch-free form, with "
-           "branches%s (checksums; %s)"
-           % ({3: " and with F16C", 4: " and with F16C, built in and found at run time"}
-              .get(len(every), ""),
-              " and ".join(n for n, _ in every)), diag)
+           "65536 at a time: the same f16s in each form (checksums; %s)"
+           % " and ".join(n for n, _ in every), diag)
 
 
 def check_f16_conv(tap, names, check_builds, u, f32h, f64h):

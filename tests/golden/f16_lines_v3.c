@@ -34,8 +34,8 @@
  * The f16 data are converted a line of 64 elements at a time (bc_f16_to_f32_n,
  * bc_f32_to_f16_n): eight at once by F16C where the compiler targets it
  * (BC_F16_HW), or the processor has it, asked once at run time
- * (BC_F16_DISPATCH, x86-64), and the floats computed in a loop of their
- * own, which compilers vectorize. The last 36 elements of i1 go one at a time.
+ * (BC_F16_DISPATCH, x86-64), else by SSE2 (x86) or one at a time, and
+ * the floats computed in a loop of their own, which compilers vectorize. The last 36 elements of i1 go one at a time.
  * No signalling NaN can reach the output as one here, so the _nq
  * conversions need not keep one signalling.
  */
