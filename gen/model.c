@@ -593,14 +593,7 @@ model_push_kernel(lua_State *L, const struct kernel *k)
 	set_dims_made(L, p, b->rank);
 	set_str(L, "store", stores[p->store]);
 	set_bool(L, "reordered", p->reordered);
-	{
-		int rebuilt[PLAN_MAX_INPUTS], n = 0;
-
-		for (int i = 0; i < p->nin; i++)
-			if (p->rebuilt >> i & 1u)
-				rebuilt[n++] = i;
-		set_int_seq(L, "rebuilt", rebuilt, n, 1);	/* the inputs, 1-based */
-	}
+	set_int_seq(L, "rebuilt", p->rebuilt, p->nrebuilt, 1);	/* the inputs, 1-based */
 	set_int(L, "block", p->nblock);
 	set_int(L, "block_count", (long long)p->block_count);
 	set_int(L, "lanes", p->lanes);

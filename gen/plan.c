@@ -742,12 +742,12 @@ widen_block(struct plan *p, uint64_t u)
 	p->block_count *= u;
 }
 
-/* Whether LOOP moves none of the inputs in the mask INPUTS (bit I for input I). */
+/* Whether LOOP moves none of the inputs INPUTS[0..N). */
 static int
-moves_none(const struct plan_loop *loop, unsigned inputs, int nin)
+moves_none(const struct plan_loop *loop, const int *inputs, int n)
 {
-	for (int i = 0; i < nin; i++)
-		if ((inputs >> i & 1u) && loop->stride[i] != 0)
+	for (int k = 0; k < n; k++)
+		if (loop->stride[inputs[k]] != 0)
 			return 0;
 	return 1;
 }
@@ -767,9 +767,8 @@ moves_none(const struct plan_loop *loop, unsigned inputs, int nin)
 static void
 share_rebuilt(struct plan *p, const struct plan_request *rq)
 {
-	int around = p->nloops - 1 - p->nblock, from = -1;
+	int around = p->nloops - 1 - p->nblock, from = -1, rebuilt[PLAN_MAX_INPUTS], n = 0;
 	struct plan_loop moved;
-	unsigned rebuilt = 0;
 
 	if (rq->loop_order || p->lanes < 2 || around < 1)
 		return;
@@ -783,12 +782,12 @@ share_rebuilt(struct plan *p, const struct plan_request *rq)
 			moves |= p->loop[l].stride[i] != 0;
 		}
 		if (again && moves)
-			rebuilt |= 1u << i;
+			rebuilt[n++] = i;
 	}
-	if (rebuilt == 0 || moves_none(&p->loop[around], rebuilt, p->nin))
+	if (n == 0 || moves_none(&p->loop[around], rebuilt, n))
 		return;
 	for (int l = around - 1; l >= 0 && from < 0; l--)
-		if (p->loop[l].extent < (uint64_t)p->lanes && moves_none(&p->loop[l], rebuilt, p->nin))
+		if (p->loop[l].extent < (uint64_t)p->lanes && moves_none(&p->loop[l], rebuilt, n))
 			from = l;
 	if (from < 0)
 		return;
@@ -796,7 +795,8 @@ share_rebuilt(struct plan *p, const struct plan_request *rq)
 	memmove(&p->loop[from], &p->loop[from + 1], (size_t)(around - from) * sizeof p->loop[0]);
 	p->loop[around] = moved;
 	p->loop[around].moved_in = 1;
-	p->rebuilt = rebuilt;
+	memcpy(p->rebuilt, rebuilt, (size_t)n * sizeof rebuilt[0]);
+	p->nrebuilt = n;
 }
 
 /*

@@ -433,10 +433,11 @@ struct plan {
 	uint64_t bytes;			/* the data: the inputs' elements and the output's */
 	int reordered;			/* in the order --loop-order asks, not the result's
 					   dimensions' */
-	unsigned rebuilt;		/* the inputs (bit I for input I) the block reads
-					   again within itself, whose vectors compilers
-					   build by permutes: a loop moved in around it
-					   moves none of them; 0 where none was */
+	int rebuilt[PLAN_MAX_INPUTS];	/* the inputs the block reads again within
+					   itself, whose vectors compilers build by
+					   permutes, where a loop moved in around it
+					   moves none of them (share_rebuilt) */
+	int nrebuilt;			/* how many; 0 where no loop was moved */
 	enum plan_goal goal;		/* what auto aimed for */
 	int needs_size64;		/* the result has more elements than a 32-bit size_t
 					   counts: the kernel refuses to compile where

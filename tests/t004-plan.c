@@ -364,7 +364,7 @@ test_speed(void)
 	 * loop of 2, which does not move y, is moved in around it */
 	ok1(extents_are(5, (const unsigned long long[]){3, 4, 2, 5, 7}));
 	ok1(p.loop[2].moved_in && p.loop[2].stride[1] == 0 && p.loop[2].stride[2] == 420);
-	ok1(!p.loop[0].moved_in && !p.loop[1].moved_in && p.rebuilt == 2u && !p.reordered);
+	ok1(!p.loop[0].moved_in && !p.loop[1].moved_in && p.nrebuilt == 1 && p.rebuilt[0] == 1 && !p.reordered);
 	ok1(p.slp_only);	/* the loop around the block runs twice: fewer than 16 lanes */
 	/* not where the order is asked for, nor where no loop further out
 	 * leaves y alone, nor where the one that does is not shorter than a
@@ -373,15 +373,15 @@ test_speed(void)
 	rq.loop_order = (const int[]){0, 1, 2, 3, 4};
 	rq.nloop_order = 5;
 	ok1(build() == 0 && extents_are(5, (const unsigned long long[]){2, 3, 4, 5, 7})
-	    && p.rebuilt == 0 && !p.loop[2].moved_in);
+	    && p.nrebuilt == 0 && !p.loop[2].moved_in);
 	ok1(plan_for("x=512,3,7 y=512,1,7", "add", "f32", PLAN_AUTO) == 0
 	    && p.strategy == PLAN_BLOCK && extents_are(3, (const unsigned long long[]){512, 3, 7})
-	    && p.rebuilt == 0);
+	    && p.nrebuilt == 0);
 	ok1(plan_for("x=16,3,1,5,7 y=3,4,1,7", "add", "f32", PLAN_AUTO) == 0
-	    && extents_are(5, (const unsigned long long[]){16, 3, 4, 5, 7}) && p.rebuilt == 0);
+	    && extents_are(5, (const unsigned long long[]){16, 3, 4, 5, 7}) && p.nrebuilt == 0);
 	ok1(plan_for("x=2,9,7 y=9,1", "add", "f32", PLAN_AUTO) == 0	/* one y a block */
 	    && p.strategy == PLAN_BLOCK && extents_are(3, (const unsigned long long[]){2, 9, 7})
-	    && p.rebuilt == 0);
+	    && p.nrebuilt == 0);
 	ok1(plan_for("x=100,4,4,4 y=4,4,4", "add", "f32", PLAN_AUTO) == 0	/* merged: 100, 64 */
 	    && p.strategy == PLAN_LOOPS && p.nblock == 0 && p.loop[1].tail == 0);
 	ok1(plan_for("x=1000,5 y=5", "add", "f32", PLAN_AUTO) == 0
