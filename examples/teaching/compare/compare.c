@@ -35,7 +35,7 @@
  */
 
 /* Begin compare */
-BC_OPTIMIZE(BC_SLP_ONLY, BC_LOOPS(32), BC_NO_MEMCPY)
+BC_OPTIMIZE(BC_LOOPS(32), BC_NO_MEMCPY)
 void compare(const float *BC_RESTRICT x, const float *BC_RESTRICT y, float *BC_RESTRICT out)
 {
 	uint_fast8_t i0;
