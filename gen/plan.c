@@ -733,6 +733,31 @@ widen_by(const struct plan *p, const struct target *t, int nodes)
 	return u;
 }
 
+/*
+** Whether the loop AROUND P's block runs on from one iteration to the
+** next as the block does: the output's next block follows its last, and
+** so does that of each input the block reads as it writes the output
+** (its strides in the block are the output's). Compilers then vectorize
+** its iterations as one longer block.
+*/
+static int
+runs_on(const struct plan *p, const struct plan_loop *around)
+{
+	int first = p->nloops - p->nblock;
+
+	if (around->stride[p->nin] != (int64_t)p->block_count)
+		return 0;
+	for (int i = 0; i < p->nin; i++) {
+		int as_output = 1;
+
+		for (int l = first; l < p->nloops; l++)
+			as_output &= p->loop[l].stride[i] == p->loop[l].stride[p->nin];
+		if (as_output && around->stride[i] != around->stride[p->nin])
+			return 0;
+	}
+	return 1;
+}
+
 /* Widen P's block by U iterations of the loop around it (widen_by), U > 1. */
 static void
 widen_block(struct plan *p, uint64_t u)
@@ -1122,12 +1147,10 @@ choose_strategy(struct plan *p, const struct plan_request *rq, int nodes, struct
 		/* across a loop shorter than a vector, gcc -O3 vectorizes a few
 		 * lanes at a time, slower than the block's straight-line code
 		 * (fived, its loop of 2 moved in: 0.51x hand, 1.20x without);
-		 * across a longer one, or one where the output runs on from one
-		 * iteration to the next (then it vectorizes them as one block:
-		 * axis, 2 x 60 elements, 1.11x hand, 0.92x without), whole
-		 * vectors: faster */
-		p->slp_only = around->extent < (uint64_t)p->lanes
-		              && around->stride[p->nin] != (int64_t)p->block_count;
+		 * across a longer one, or one that runs on (runs_on: then it
+		 * vectorizes its iterations as one block: axis, 2 x 60
+		 * elements, 1.11x hand, 0.92x without), whole vectors: faster */
+		p->slp_only = around->extent < (uint64_t)p->lanes && !runs_on(p, around);
 		return 0;
 	}
 	p->strategy = PLAN_LOOPS;

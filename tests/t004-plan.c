@@ -366,11 +366,15 @@ test_speed(void)
 	ok1(p.loop[2].moved_in && p.loop[2].stride[1] == 0 && p.loop[2].stride[2] == 420);
 	ok1(!p.loop[0].moved_in && !p.loop[1].moved_in && p.nrebuilt == 1 && p.rebuilt[0] == 1 && !p.reordered);
 	ok1(p.slp_only);	/* the loop around the block runs twice: fewer than 16 lanes */
-	/* not where the output runs on from one iteration of that loop to the
-	 * next: compilers vectorize the two as one block */
+	/* not where that loop runs on, the output and x from one iteration to
+	 * the next: compilers vectorize the two as one block; but where x,
+	 * read as the output is written, does not run on (the loop of 4
+	 * moves y, not x) */
 	ok1(plan_for("x=2,3,4,5 y=3,1,1", "add", "f32", PLAN_AUTO) == 0
 	    && p.strategy == PLAN_BLOCK && p.block_count == 60
 	    && extents_are(3, (const unsigned long long[]){2, 3, 20}) && !p.slp_only);
+	ok1(plan_for("x=64,3,1,5,7 y=3,4,1,7", "add", "f32", PLAN_AUTO) == 0
+	    && extents_are(5, (const unsigned long long[]){64, 3, 4, 5, 7}) && p.slp_only);
 	/* not where the order is asked for, nor where no loop further out
 	 * leaves y alone, nor where the one that does is not shorter than a
 	 * vector, nor where the block reads nothing again */
