@@ -16,7 +16,7 @@ PROVE_FLAGS = -j$(JOBS) --timer
 # their recommended packages (FW_DEPS: about 1.4 GB that way).
 DEPS = gcc g++ clang make cmake ninja-build pkg-config liblua5.4-dev perl python3-numpy \
 	libclang-rt-14-dev valgrind libxnnpack-dev libpthreadpool-dev chromium libxml2-utils \
-	fonts-wqy-microhei libomp-dev
+	fonts-wqy-microhei libomp-dev libgemmlowp-dev
 FW_DEPS = gcc-arm-none-eabi libnewlib-arm-none-eabi gcc-riscv64-unknown-elf \
 	qemu-system-arm qemu-system-misc
 # make bench: its extra packages, the cases (ids of bench/cases.txt; empty:
