@@ -302,32 +302,33 @@ static inline void bc__f32x8_to_f16_sse2_fix(bc_f16 *dst, const float *src)
  * own instructions), then fixed if a lane was flagged.  Going to f16,
  * a rounding mode other than to nearest (fesetround) would round every
  * f16 that way: the line is then converted by bc_f32_to_f16, whose
- * rounding only its subnormals' follows the mode (bc.h). */
-BC__F16_COLD static void bc__f16_to_f32_sse2_fix(float *dst, const bc_f16 *src, size_t n)
-{
-	size_t k;
-	for (k = 0; k < n; k += 8)
-		bc__f16x8_to_f32_sse2_fix(dst + k, src + k);
+ * rounding only its subnormals' follows the mode (bc.h).
+ * BC__F16_SSE2_LINE(name, to, from, x8, fix) defines the line helper NAME
+ * and its cold fix pass NAME_fix, of X8's and FIX's 8-element steps. */
+#define BC__F16_SSE2_LINE(name, to, from, x8, fix)                            \
+BC__F16_COLD static void name##_fix(to *dst, const from *src, size_t n)      \
+{                                                                             \
+	size_t k;                                                                \
+	for (k = 0; k < n; k += 8)                                               \
+		fix(dst + k, src + k);                                               \
+}                                                                             \
+static inline void name(to *dst, const from *src, size_t n)                  \
+{                                                                             \
+	__m128i big = _mm_setzero_si128();                                       \
+	size_t k;                                                                \
+	for (k = 0; k + 16 <= n; k += 16) {                                      \
+		big = x8(dst + k, src + k, big);                                     \
+		big = x8(dst + k + 8, src + k + 8, big);                             \
+	}                                                                        \
+	if (k < n)                                                               \
+		big = x8(dst + k, src + k, big);                                     \
+	if (_mm_movemask_epi8(_mm_cmpgt_epi16(big, _mm_set1_epi16(0x7bff))))    \
+		name##_fix(dst, src, n);                                             \
 }
-static inline void bc__f16_to_f32_sse2(float *dst, const bc_f16 *src, size_t n)
-{
-	__m128i big = _mm_setzero_si128();
-	size_t k;
-	for (k = 0; k + 16 <= n; k += 16) {
-		big = bc__f16x8_to_f32_sse2(dst + k, src + k, big);
-		big = bc__f16x8_to_f32_sse2(dst + k + 8, src + k + 8, big);
-	}
-	if (k < n)
-		big = bc__f16x8_to_f32_sse2(dst + k, src + k, big);
-	if (_mm_movemask_epi8(_mm_cmpgt_epi16(big, _mm_set1_epi16(0x7bff))))
-		bc__f16_to_f32_sse2_fix(dst, src, n);
-}
-BC__F16_COLD static void bc__f32_to_f16_sse2_fix(bc_f16 *dst, const float *src, size_t n)
-{
-	size_t k;
-	for (k = 0; k < n; k += 8)
-		bc__f32x8_to_f16_sse2_fix(dst + k, src + k);
-}
+BC__F16_SSE2_LINE(bc__f16_to_f32_sse2, float, bc_f16, bc__f16x8_to_f32_sse2,
+                  bc__f16x8_to_f32_sse2_fix)
+BC__F16_SSE2_LINE(bc__f32_to_f16_sse2_near, bc_f16, float, bc__f32x8_to_f16_sse2,
+                  bc__f32x8_to_f16_sse2_fix)
 BC__F16_COLD static void bc__f32_to_f16_sse2_each(bc_f16 *dst, const float *src, size_t n)
 {
 	size_t k;
@@ -336,21 +337,10 @@ BC__F16_COLD static void bc__f32_to_f16_sse2_each(bc_f16 *dst, const float *src,
 }
 static inline void bc__f32_to_f16_sse2(bc_f16 *dst, const float *src, size_t n)
 {
-	__m128i big = _mm_setzero_si128();
-	size_t k;
-
-	if (_mm_getcsr() & 0x6000) {	/* MXCSR.RC: not to nearest */
+	if (_mm_getcsr() & 0x6000)	/* MXCSR.RC: not to nearest */
 		bc__f32_to_f16_sse2_each(dst, src, n);
-		return;
-	}
-	for (k = 0; k + 16 <= n; k += 16) {
-		big = bc__f32x8_to_f16_sse2(dst + k, src + k, big);
-		big = bc__f32x8_to_f16_sse2(dst + k + 8, src + k + 8, big);
-	}
-	if (k < n)
-		big = bc__f32x8_to_f16_sse2(dst + k, src + k, big);
-	if (_mm_movemask_epi8(_mm_cmpgt_epi16(big, _mm_set1_epi16(0x7bff))))
-		bc__f32_to_f16_sse2_fix(dst, src, n);
+	else
+		bc__f32_to_f16_sse2_near(dst, src, n);
 }
 
 #endif
