@@ -593,7 +593,12 @@ model_push_kernel(lua_State *L, const struct kernel *k)
 	set_dims_made(L, p, b->rank);
 	set_str(L, "store", stores[p->store]);
 	set_bool(L, "reordered", p->reordered);
-	set_int_seq(L, "rebuilt", p->rebuilt, p->nrebuilt, 1);	/* the inputs, 1-based */
+	lua_createtable(L, p->nrebuilt, 0);	/* the names of the inputs a block reads again */
+	for (int j = 0; j < p->nrebuilt; j++) {
+		lua_pushstring(L, b->ops[p->rebuilt[j]].name);
+		lua_rawseti(L, -2, j + 1);
+	}
+	lua_setfield(L, -2, "rebuilt");
 	set_int(L, "block", p->nblock);
 	set_int(L, "block_count", (long long)p->block_count);
 	set_int(L, "lanes", p->lanes);

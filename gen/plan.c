@@ -792,7 +792,8 @@ moves_none(const struct plan_loop *loop, const int *inputs, int n)
 static void
 share_rebuilt(struct plan *p, const struct plan_request *rq)
 {
-	int around = p->nloops - 1 - p->nblock, from = -1, rebuilt[PLAN_MAX_INPUTS], n = 0;
+	int around = p->nloops - 1 - p->nblock, from = -1, n = 0;
+	int *rebuilt = p->rebuilt;	/* kept, with nrebuilt, where a loop moves */
 	struct plan_loop moved;
 
 	if (rq->loop_order || p->lanes < 2 || around < 1)
@@ -820,7 +821,6 @@ share_rebuilt(struct plan *p, const struct plan_request *rq)
 	memmove(&p->loop[from], &p->loop[from + 1], (size_t)(around - from) * sizeof p->loop[0]);
 	p->loop[around] = moved;
 	p->loop[around].moved_in = 1;
-	memcpy(p->rebuilt, rebuilt, (size_t)n * sizeof rebuilt[0]);
 	p->nrebuilt = n;
 }
 
