@@ -229,6 +229,7 @@ static const struct included_header {
 	int family;		/* any name that ends so: "intrin.h" */
 } included_headers[] = {
 	{"bc.h", 0}, {"bc_math.h", 0}, {"bc_stream.h", 0}, {"bc_ref.h", 0}, {"bc_f16.h", 0},
+	{"bc_quant.h", 0},
 	{"cpuid.h", 0},
 	{"stddef.h", 0}, {"stdint.h", 0}, {"limits.h", 0}, {"math.h", 0}, {"assert.h", 0},
 	{"features.h", 0}, {"stdc-predef.h", 0},
@@ -362,7 +363,7 @@ take_option(int argc, char **argv, int *i, struct cli *c, struct desc *d)
 	v = k < 0 ? NULL : option_value(argc, argv, i, opt.s, field_takes_value(k));
 	if (k >= 0 && !v)
 		usage_error("option '%s' takes no value", opt.s);
-	if (k >= 0 && field_given(d, k) && field_takes_value(k))
+	if (k >= 0 && field_given(d, k) && field_takes_value(k) && !field_repeats(k))
 		usage_error("option '%s' is given twice", opt.s);
 	if (k >= 0 && field_set(d, k, v, &err) != 0)
 		die("%s", err.s);

@@ -169,6 +169,144 @@ set_dtypes(struct desc *d)
 	free(computed);
 }
 
+/* Append the command line's or the spec's name of field NAME, as D names fields. */
+static void
+label(struct strbuf *err, const struct desc *d, const char *name)
+{
+	field_label(err, d->source, name);
+}
+
+/*
+** Return the index of D's --quant for NAME (an input, or "out"), or -1.
+** Assumes no name is given twice.
+*/
+static int
+quant_of(const struct desc *d, const char *name)
+{
+	for (int k = 0; k < d->nquant_given; k++)
+		if (strcmp(d->quant_given[k].name, name) == 0)
+			return k;
+	return -1;
+}
+
+/*
+** Check D's quantization: one op of two operands (add, subtract or
+** multiply), i8 or i16 throughout, a --quant for each input and for
+** out and for nothing else, zero points in the dtype's range (0 for
+** i16); then compute its constants into d->quant, as TFLite Micro's
+** Prepare would, and put the --quant list in the inputs' order, then
+** the output's, as the banner shows it. Return 0, or an exit status with
+** the message in ERR. Assumes D's dtypes are set.
+*/
+static int
+quant_finish(struct desc *d, struct strbuf *err)
+{
+	const struct dtype *t = d->dtype;
+	struct quant_given sorted[3];
+	const char *names[3];
+
+	if (!d->quantized) {
+		const char *asked = field_given(d, field_find("activation", FROM_SPEC)) ? "activation"
+		                  : field_given(d, field_find("rounding", FROM_SPEC)) ? "rounding" : NULL;
+
+		if (!asked)
+			return 0;
+		label(err, d, asked);
+		sb_add(err, " applies to quantized kernels: give ");
+		label(err, d, "quant");
+		sb_add(err, " for each operand and for out");
+		return EXIT_USAGE;
+	}
+	if (d->expr_src) {
+		label(err, d, "quant");
+		sb_add(err, " computes one op, add, subtract or multiply: a fused ");
+		label(err, d, "expr");
+		sb_add(err, " is not quantized");
+		return EXIT_USAGE;
+	}
+	if (d->op->id != OP_ID_ADD && d->op->id != OP_ID_SUBTRACT && d->op->id != OP_ID_MULTIPLY) {
+		sb_printf(err, "a quantized kernel computes add, subtract or multiply, not '%s'",
+		          d->op->name);
+		return EXIT_INPUT;
+	}
+	if (d->nops != 2) {
+		sb_printf(err, "a quantized %s takes two operands, got %d", d->op->name, d->nops);
+		return EXIT_INPUT;
+	}
+	if (strcmp(t->name, "i8") != 0 && strcmp(t->name, "i16") != 0) {
+		sb_printf(err, "a quantized kernel computes in i8 or i16, not %s: give ", t->name);
+		label(err, d, "dtype");
+		sb_add(err, " i8 or i16");
+		return EXIT_INPUT;
+	}
+	for (int i = 0; i < d->nops; i++)
+		if (d->stored[i] != t) {
+			sb_printf(err, "operand '%s' is stored as %s, but the quantized kernel is %s: "
+			          "its operands and output share one dtype", d->operand[i].name,
+			          d->stored[i]->name, t->name);
+			return EXIT_INPUT;
+		}
+	if (d->out_dtype && d->out_dtype != t) {
+		sb_printf(err, "the quantized kernel is %s, its output %s: its operands and "
+		          "output share one dtype", t->name, d->out_dtype->name);
+		return EXIT_INPUT;
+	}
+	for (int i = 0; i < d->nops; i++)
+		if (strcmp(d->operand[i].name, "out") == 0) {
+			sb_add(err, "operand 'out' has the name ");
+			label(err, d, "quant");
+			sb_add(err, " gives the output: rename the operand");
+			return EXIT_INPUT;
+		}
+	for (int k = 0; k < d->nquant_given; k++) {
+		const char *name = d->quant_given[k].name;
+		int known = strcmp(name, "out") == 0;
+
+		for (int i = 0; i < d->nops; i++)
+			known |= strcmp(d->operand[i].name, name) == 0;
+		if (!known || quant_of(d, name) != k) {
+			label(err, d, "quant");
+			sb_printf(err, known ? " of '%s' is given twice" : " names '%s', which is not "
+			          "an operand (nor out, the output)", name);
+			return EXIT_USAGE;
+		}
+	}
+	for (int k = 0; k < 3; k++) {
+		const char *name = k < 2 ? d->operand[k].name : "out";
+		long lo = -(1L << (t->bits - 1)), hi = (1L << (t->bits - 1)) - 1;
+		int at = quant_of(d, name);
+
+		if (at < 0) {
+			sb_printf(err, "a quantized kernel needs the scale and zero point of '%s': give ",
+			          name);
+			label(err, d, "quant");
+			sb_printf(err, " %s=SCALE,ZERO_POINT", name);
+			return EXIT_USAGE;
+		}
+		sorted[k] = d->quant_given[at];
+		names[k] = k < 2 ? d->operand[k].name : "out";
+		if (sorted[k].zero < lo || sorted[k].zero > hi) {
+			sb_printf(err, "the zero point of '%s', %ld, is out of %s's range, %ld to %ld",
+			          name, sorted[k].zero, t->name, lo, hi);
+			return EXIT_INPUT;
+		}
+		if (t->bits == 16 && sorted[k].zero != 0) {
+			sb_printf(err, "the zero point of '%s' is %ld: TFLite Micro's i16 kernels "
+			          "need every zero point 0", name, sorted[k].zero);
+			return EXIT_INPUT;
+		}
+	}
+	memcpy(d->quant_given, sorted, sizeof sorted);
+	d->quant = (struct quant){.op = (int)d->op->id, .bits = t->bits, .rounding = d->rounding,
+	                          .activation = d->activation};
+	for (int k = 0; k < 3; k++) {
+		d->quant.name[k] = names[k];
+		d->quant.scale[k] = sorted[k].scale;
+		d->quant.zero[k] = (int32_t)sorted[k].zero;
+	}
+	return quant_prepare(&d->quant, err) == 0 ? 0 : EXIT_INPUT;
+}
+
 /*
 ** Check that D's fields agree and read its computation into d->expr,
 ** types checked. Return 0; or, with the message in ERR (and, for an
@@ -230,6 +368,9 @@ desc_finish(struct desc *d, struct strbuf *where, struct strbuf *err)
 		r = 0;
 	}
 	d->expr.in_dtype = d->stored;
+	d->quantized = d->nquant_given > 0;
+	if (r == 0 && (r = quant_finish(d, err)) != 0)
+		return r;
 	if (r == 0)
 		r = expr_check(&d->expr, d->dtype, err);
 	if (r != 0 && d->expr.err_pos >= 0) {
@@ -317,6 +458,7 @@ desc_free(struct desc *d)
 	free(d->operand);
 	free(d->slot);
 	free(d->stored);
+	free(d->quant_given);
 	expr_free(&d->expr);
 	memset(d, 0, sizeof *d);
 }

@@ -9,6 +9,7 @@
 
 #include "expr.h"
 #include "plan.h"
+#include "quant.h"
 
 /* Where a description comes from: its messages name fields its way. */
 enum desc_source {
@@ -44,6 +45,13 @@ struct desc {
 	int parallel;			/* --parallel */
 	uint64_t cache_size;		/* --cache-size */
 	enum plan_goal goal;		/* --optimize */
+	struct quant_given *quant_given;	/* --quant, in the order given; once desc_finish
+					   ran, the inputs' in order, then the output's */
+	int nquant_given;
+	enum quant_activation activation;	/* --activation */
+	enum quant_rounding rounding;	/* --rounding */
+	int quantized;			/* --quant given: the kernel is quantized */
+	struct quant quant;		/* its constants, once desc_finish ran */
 	enum lang lang;			/* --lang: of its explanation and messages */
 	const struct target *target;	/* --target: the machine */
 	const struct tuning *tune;	/* --tune: its processor */
@@ -67,6 +75,7 @@ void desc_free(struct desc *d);
 int field_find(const char *name, enum desc_source source);
 const char *field_name(int k);
 int field_takes_value(int field);
+int field_repeats(int field);
 int field_given(const struct desc *d, int field);
 int field_set(struct desc *d, int field, const char *value, struct strbuf *err);
 void field_label(struct strbuf *sb, enum desc_source source, const char *name);

@@ -35,7 +35,9 @@ enum field_kind {
 	FIELD_DTYPE,		/* a dtype's name: const struct dtype * */
 	FIELD_TARGET,		/* a target's name: const struct target * */
 	FIELD_TUNE,		/* a tuning's name: const struct tuning * */
-	FIELD_EXPR		/* an expression: char *, shown as parsed */
+	FIELD_EXPR,		/* an expression: char *, shown as parsed */
+	FIELD_QUANT		/* "x=0.0472,-3", one per operand and the output: a
+				   struct quant_given appended to a list */
 };
 
 /* When the command in the banner shows a row. */
@@ -256,7 +258,9 @@ show_size(struct strbuf *sb, const struct desc *d, const struct field *f)
 typedef char enum_is_int[sizeof(enum plan_strategy) == sizeof(int)
                          && sizeof(enum plan_stream_ask) == sizeof(int)
                          && sizeof(enum plan_goal) == sizeof(int)
-                         && sizeof(enum lang) == sizeof(int) ? 1 : -1];
+                         && sizeof(enum lang) == sizeof(int)
+                         && sizeof(enum quant_activation) == sizeof(int)
+                         && sizeof(enum quant_rounding) == sizeof(int) ? 1 : -1];
 
 /* FIELD_ENUM: one of f->names, stored as its index. */
 static int
@@ -468,6 +472,35 @@ show_expr(struct strbuf *sb, const struct desc *d, const struct field *f)
 	sb_add(sb, "'");
 }
 
+/*
+** FIELD_QUANT: "NAME=SCALE,ZERO_POINT" appended to the list at f->at,
+** its count at f->count_at; the names are checked against the operands
+** in desc_finish.
+*/
+static int
+set_quant(struct desc *d, const struct field *f, const char *v, struct strbuf *err)
+{
+	struct quant_given **list = member(d, f->at), q;
+	int *count = member(d, f->count_at);
+
+	if (quant_parse(v, &q, err) != 0)
+		return -1;
+	*list = xrealloc(*list, (size_t)(*count + 1) * sizeof **list);
+	(*list)[(*count)++] = q;
+	return 0;
+}
+
+/* FIELD_QUANT: " --quant x=0.0472000021,-3 --quant ...", in the list's order. */
+static void
+show_quant(struct strbuf *sb, const struct desc *d, const struct field *f)
+{
+	const struct quant_given *const *list = member_in(d, f->at);
+	const int *count = member_in(d, f->count_at);
+
+	for (int k = 0; k < *count; k++)
+		quant_show(sb, &(*list)[k]);
+}
+
 /* Each kind's two functions: set from a text, or append to a command. */
 static const struct kind {
 	int (*set)(struct desc *d, const struct field *f, const char *v,
@@ -485,6 +518,7 @@ static const struct kind {
 	[FIELD_TARGET] = {set_target, show_target},
 	[FIELD_TUNE] = {set_tune, show_tune},
 	[FIELD_EXPR] = {set_expr, show_expr},
+	[FIELD_QUANT] = {set_quant, show_quant},
 };
 
 /* The names of the enums' values, in their order (plan_strategy_name's too). */
@@ -618,6 +652,26 @@ static const struct field fields[] = {
 		.help = "the result's stored type (default T; u8 for comparisons\n"
 		        "and logical ops)",
 	}, {
+		.name = "quant", .kind = FIELD_QUANT, .at = AT(quant_given),
+		.count_at = AT(nquant_given),
+		.help_at = 4, .arg = "N=S,Z",
+		.help = "quantized int8 or int16 add, subtract or multiply, as\n"
+		        "TensorFlow Lite Micro computes it: operand N's scale S\n"
+		        "(a decimal, rounded to float32) and zero point Z; give\n"
+		        "one for each operand and for out",
+	}, {
+		.name = "activation", .kind = FIELD_ENUM, .at = AT(activation),
+		.names = quant_activation_names, .nnames = ACT_RELU_N1_TO_1 + 1,
+		.help_at = 4, .arg = "A",
+		.help = "quantized: the range the output is clamped to, none\n"
+		        "(default), relu, relu6 or relu_n1_to_1",
+	}, {
+		.name = "rounding", .kind = FIELD_ENUM, .at = AT(rounding),
+		.names = quant_rounding_names, .nnames = QUANT_SINGLE + 1,
+		.help_at = 4, .arg = "R",
+		.help = "quantized: TFLite Micro's rounding of its multiplies,\n"
+		        "double (default) or single (TFLITE_SINGLE_ROUNDING)",
+	}, {
 		.name = "lang", .kind = FIELD_ENUM, .at = AT(lang),
 		.names = lang_names, .nnames = NLANGS, .shown = SHOWN_NEVER,
 		.help_at = 15, .arg = "L",
@@ -672,6 +726,13 @@ int
 field_takes_value(int field)
 {
 	return fields[field].kind != FIELD_FLAG;
+}
+
+/* Return 1 if row FIELD may be given more than once: --quant, one per operand. */
+int
+field_repeats(int field)
+{
+	return fields[field].kind == FIELD_QUANT;
 }
 
 /* Return 1 if row FIELD of D was set. */

@@ -128,6 +128,7 @@ kernel_plan(struct kernel *k, struct strbuf *err)
 		.dtype = d->dtype,
 		.in_dtype = d->stored,
 		.out_dtype = k->out_dtype,
+		.quant = d->quantized ? &d->quant : NULL,
 		.goal = d->goal,
 		.spec = d->source == FROM_SPEC,
 		.target = d->target,

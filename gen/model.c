@@ -309,6 +309,16 @@ set_values(lua_State *L, const struct kernel *k)
 		}
 		if (v->kind == VALUE_CONVERT)
 			set_str(L, "convert", plan_convert_spelling[v->convert].name);
+		if (v->kind == VALUE_QUANT) {
+			static const char *const steps[] = {"offset", "input", "output"};
+			int64_t c[5];
+
+			set_str(L, "step", steps[v->step]);
+			set_bool(L, "single", v->single);
+			for (int j = 0; j < v->nconstants; j++)
+				c[j] = v->constant[j];
+			set_ints(L, "constants", c, v->nconstants);
+		}
 		set_int_seq(L, "args", v->arg, v->nargs, 1);
 		if (v->source >= 0 && k->desc->expr.src) {
 			struct strbuf text = {0};
@@ -535,6 +545,60 @@ push_dtypes(lua_State *L)
 	}
 }
 
+/* Set field KEY to multiplier M: {real = "%.9g", mult, shift}. */
+static void
+set_mult(lua_State *L, const char *key, const struct quant_mult *m)
+{
+	char real[32];
+
+	snprintf(real, sizeof real, "%.9g", m->real);
+	lua_createtable(L, 0, 3);
+	set_str(L, "real", real);
+	set_int(L, "mult", m->mult);
+	set_int(L, "shift", m->shift);
+	lua_setfield(L, -2, key);
+}
+
+/*
+** Set "quant" to the constants of D's quantized kernel (quant.h): the
+** scales as "%.9g", which reads back as the same float32, the zero
+** points, multipliers and shifts, the range and the rounding; what the
+** inputs make ("sum", "difference" or "product") and its operator, and
+** the precision TFLite Micro computes the multipliers in.
+*/
+static void
+set_quantized(lua_State *L, const struct desc *d)
+{
+	const struct quant *q = &d->quant;
+
+	lua_createtable(L, 0, 10);
+	set_str(L, "made", q->op == OP_ID_ADD ? "sum" : q->op == OP_ID_SUBTRACT ? "difference"
+	                                                                     : "product");
+	set_str(L, "operator", expr_operator((enum op_id)q->op));
+	set_str(L, "prepared_in", q->op == OP_ID_SUBTRACT ? "float32" : "double");
+	set_int(L, "left_shift", q->left_shift);
+	set_str(L, "rounding", quant_rounding_names[q->rounding]);
+	set_str(L, "activation", quant_activation_names[q->activation]);
+	set_int(L, "lo", q->lo);
+	set_int(L, "hi", q->hi);
+	lua_createtable(L, 3, 0);
+	for (int k = 0; k < 3; k++) {
+		char scale[32];
+
+		snprintf(scale, sizeof scale, "%.9g", (double)q->scale[k]);
+		lua_createtable(L, 0, 3);
+		set_str(L, "name", q->name[k]);
+		set_str(L, "scale", scale);
+		set_int(L, "zero", q->zero[k]);
+		if (k < 2 && q->op != OP_ID_MULTIPLY)
+			set_mult(L, "mult", &q->in[k]);
+		lua_rawseti(L, -2, k + 1);
+	}
+	lua_setfield(L, -2, "operands");
+	set_mult(L, "out", &q->out);
+	lua_setfield(L, -2, "quant");
+}
+
 /*
 ** Push the model of kernel K for templates/kernel.c.lt and kernel.h.lt,
 ** and for the explanation of a kernel that was planned: the model of its
@@ -631,6 +695,8 @@ model_push_kernel(lua_State *L, const struct kernel *k)
 	set_loops(L, p);
 	set_reads(L, p);
 	set_values(L, k);
+	if (d->quantized)
+		set_quantized(L, d);
 	set_plan_code(L, p);
 	/* the levels by which the plan counts brackets, for templates/c.lua */
 	lua_createtable(L, 0, 6);
@@ -680,6 +746,7 @@ model_push_files(lua_State *L, const struct model_files *f)
 	set_bool(L, "contract", f->contract);
 	set_bool(L, "f16", f->f16);
 	set_bool(L, "f16_lines", f->f16_lines);
+	set_bool(L, "quant", f->quant);
 	lua_newtable(L);
 	lua_setfield(L, -2, "declared");
 	if (f->spec)

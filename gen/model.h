@@ -20,7 +20,7 @@ void model_read_declared(lua_State *L, int idx, struct names *ns, int kernel);
 struct model_files {
 	const char *file, *header;	/* the base names of FILE.c and FILE.h */
 	const char *spec;		/* the spec's, or NULL */
-	int libm, stream, contract, f16, f16_lines;	/* some kernel needs it */
+	int libm, stream, contract, f16, f16_lines, quant;	/* some kernel needs it */
 };
 
 void model_push_files(lua_State *L, const struct model_files *f);

@@ -385,6 +385,57 @@ add_node(struct plan *p, const struct plan_request *rq, int i)
 	return add_value(p, &v);
 }
 
+/*
+** Add the value of RQ's quantized kernel (quant.h) as TFLite Micro
+** computes an element; return the root. Each input is read and brought
+** to int32 by a step of its own (QSTEP_INPUT for add and subtract: the
+** input requantized to twice the larger scale; QSTEP_OFFSET for
+** multiply: its zero point taken off), which the plan may compute once
+** outside the loops along which the input stays put; C's operator then
+** combines the two in int32, where they cannot overflow (add, subtract:
+** each below 2^29 in magnitude; multiply: below 2^16 for i8, 2^30 for
+** i16 whose zero points are 0), and QSTEP_OUTPUT requantizes the result
+** to the output's scale, adds its zero point and clamps it.
+*/
+static int
+add_quant(struct plan *p, const struct plan_request *rq)
+{
+	const struct quant *q = rq->quant;
+	const struct op *op = op_get((enum op_id)q->op);
+	struct plan_value v = {.kind = VALUE_OP, .type = dtype_find("i32"), .op = op,
+	                       .form = FORM_INFIX, .binds = infix_binds(op), .nargs = 2,
+	                       .hoistable = 1, .temp = -1, .source = rq->expr->root};
+	struct plan_value out = {.kind = VALUE_QUANT, .type = rq->out_dtype, .step = QSTEP_OUTPUT,
+	                         .single = q->rounding == QUANT_SINGLE, .nargs = 1,
+	                         .constant = {q->out.mult, q->out.shift, q->zero[2], q->lo, q->hi},
+	                         .nconstants = 5, .hoistable = 1, .temp = -1,
+	                         .source = rq->expr->root};
+
+	v.calc = v.type;
+	for (int k = 0; k < 2; k++) {
+		struct plan_value read = {.kind = VALUE_READ, .type = rq->in_dtype[k], .operand = k,
+		                          .temp = -1, .source = -1};
+		struct plan_value step = {.kind = VALUE_QUANT, .type = v.type, .step = QSTEP_OFFSET,
+		                          .single = out.single, .nargs = 1,
+		                          .constant = {q->zero[k]}, .nconstants = 1,
+		                          .hoistable = 1, .temp = -1, .source = rq->expr->root};
+
+		if (q->op != OP_ID_MULTIPLY) {
+			int32_t c[] = {q->zero[k], q->left_shift, q->in[k].mult, q->in[k].shift};
+
+			step.step = QSTEP_INPUT;
+			memcpy(step.constant, c, sizeof c);
+			step.nconstants = 4;
+		}
+		p->read[k].uses++;
+		step.arg[0] = add_value(p, &read);
+		v.arg[k] = add_value(p, &step);
+	}
+	out.arg[0] = add_value(p, &v);
+	p->quant = 1;
+	return add_value(p, &out);
+}
+
 /* Return 1 if value I of P is a number written in the expression: never NaN. */
 static int
 is_constant(const struct plan *p, int i)
@@ -426,7 +477,8 @@ const struct plan_spelling plan_kind_spelling[] = {
 	[VALUE_READ] = {"read", 2},		/* bc_f16_to_f32(x[i]) */
 	[VALUE_LITERAL] = {"literal", 1},	/* (int8_t)-3 */
 	[VALUE_OP] = {"op", 0},			/* as its form */
-	[VALUE_CONVERT] = {"convert", 0}	/* as its conversion */
+	[VALUE_CONVERT] = {"convert", 0},	/* as its conversion */
+	[VALUE_QUANT] = {"quant", 1}		/* bc_q_in_d(a, 5, 20, 1073741824, -1) */
 };
 const struct plan_spelling plan_form_spelling[] = {
 	[FORM_INFIX] = {"infix", 1},		/* (a + b) * c */
@@ -461,6 +513,8 @@ nest_around(const struct plan *p, const struct plan_value *v, int k)
 
 	if (v->kind == VALUE_CONVERT)
 		return plan_convert_spelling[v->convert].brackets;
+	if (v->kind == VALUE_QUANT)
+		return plan_kind_spelling[VALUE_QUANT].brackets;
 	if (v->form == FORM_INFIX && k == 0 && a->kind == VALUE_OP && a->form == FORM_INFIX
 	    && a->binds >= v->binds)
 		return 0;
@@ -868,6 +922,9 @@ static uint64_t
 element_nodes(const struct plan_request *rq)
 {
 	uint64_t n = 1 + (uint64_t)convert_nodes(rq->out_dtype);
+
+	if (rq->quant)
+		return n + 1 + 3 * PLAN_QUANT_NODES;
 
 	for (int i = 0; i < rq->expr->n; i++)
 		if (rq->expr->node[i].kind == EXPR_OP || rq->expr->node[i].kind == EXPR_CAST)
@@ -1507,7 +1564,7 @@ plan_build(struct plan *p, const struct bcast *b, const struct plan_request *rq,
 	/* the runtime aligns to 32 bytes, the fetch block of every row that has one */
 	p->align_loops = p->has_loops && rq->goal == GOAL_SPEED ? rq->target->fetch_bytes : 0;
 	p->sched_pressure = rq->target->sched_pressure && p->nblock > 0;
-	root = add_node(p, rq, e->root);
+	root = rq->quant ? add_quant(p, rq) : add_node(p, rq, e->root);
 	root = convert(p, root, e->node[e->root].type, rq->out_dtype);
 	if (rq->out_dtype->compute)
 		set_store(p, root);

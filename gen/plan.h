@@ -11,6 +11,7 @@
 
 #include "bcast.h"
 #include "expr.h"
+#include "quant.h"
 #include "target.h"
 
 #define PLAN_UNROLL_CEILING 512	/* whatever --unroll-limit says: gcc and clang
@@ -29,6 +30,8 @@
 				   the bytes within 4 times the smallest strategy's) */
 #define PLAN_SPLIT_GROWTH 2	/* the same for a block a split loop adds to */
 #define PLAN_CONVERT_NODES 12	/* an f16 converted to or from a float, in software */
+#define PLAN_QUANT_NODES 12	/* a step of a quantized kernel: a 64-bit multiply,
+				   its rounding, a rounding shift, a clamp */
 #define PLAN_SPLIT_MIN 4	/* elements a block split from a loop holds at least:
 				   with 2, the loop the split adds costs more than
 				   it saves (make size: 7.0 instructions an element
@@ -168,7 +171,8 @@ enum value_kind {
 	VALUE_READ,		/* an input's element, in its stored dtype */
 	VALUE_LITERAL,		/* a number */
 	VALUE_OP,		/* an op applied to its arguments, in its dtype */
-	VALUE_CONVERT		/* its argument converted to its dtype */
+	VALUE_CONVERT,		/* its argument converted to its dtype */
+	VALUE_QUANT		/* a step of a quantized kernel (quant.h) on its argument */
 };
 
 /* How an op is computed; each is spelled one way by the templates. */
@@ -252,6 +256,11 @@ struct plan_value {
 	int temp;			/* its number as a value computed once, or -1 */
 	int split;			/* a temporary only to keep the C shallow */
 	int source;			/* the expression node it computes, or -1 */
+	enum quant_step step;		/* VALUE_QUANT: the step */
+	int single;			/* VALUE_QUANT: under single rounding, else double */
+	int32_t constant[5];		/* VALUE_QUANT: the step's constants, in the order
+					   its runtime helper takes them (bc_quant.h) */
+	int nconstants;
 	int constant_arg;		/* FORM_HELPER max/min of floats: 1 or 2 when that
 					   argument is a constant (never NaN), so the
 					   runtime's one-compare helper serves; else 0 */
@@ -453,6 +462,7 @@ struct plan {
 	uint64_t *offset;		/* the block's elements: [element * (nin + 1) + operand],
 					   from the pointers of the loop around it */
 	int libm;			/* a value needs the runtime's bc_math.h */
+	int quant;			/* the kernel is quantized: bc_quant.h */
 	enum plan_store store;		/* how the value becomes the output's element */
 	int contract;			/* a float multiply may meet an add: keep them apart,
 					   under gcc's GNU dialects too */
@@ -479,6 +489,7 @@ struct plan_request {
 	const struct dtype *dtype;		/* the kernel's */
 	const struct dtype *const *in_dtype;	/* each input's as stored */
 	const struct dtype *out_dtype;		/* the result's as stored */
+	const struct quant *quant;		/* a quantized kernel's constants, or NULL */
 	enum plan_goal goal;			/* --optimize */
 	int spec;				/* messages name fields as a spec does */
 	const struct target *target;		/* the machine: its facts */

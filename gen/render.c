@@ -70,6 +70,7 @@ render_kernel(struct run *r, const struct kernel *k, int i)
 	r->libm |= k->plan.libm;
 	r->stream |= k->plan.stream != STREAM_NONE;
 	r->f16_lines |= k->plan.f16_line > 0;
+	r->quant |= k->plan.quant;
 	r->contract |= k->plan.contract;
 	r->f16 |= k->out_dtype->compute != NULL;
 	for (int j = 0; j < k->desc->nops; j++)
@@ -93,6 +94,7 @@ render_files_lua(lua_State *L, void *ud)
 		.contract = r->contract,
 		.f16 = r->f16,
 		.f16_lines = r->f16_lines,
+		.quant = r->quant,
 	};
 
 	model_push_files(L, &f);

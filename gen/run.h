@@ -30,6 +30,7 @@ struct run {
 	int libm;			/* some kernel needs bc_math.h */
 	int stream;			/* some kernel streams: bc_stream.h */
 	int f16_lines;			/* some kernel converts f16 lines: bc_f16.h */
+	int quant;			/* some kernel is quantized: bc_quant.h */
 	int contract;			/* some kernel's float multiply may meet an add */
 	int f16;			/* some kernel's signature has bc_f16 */
 	struct names names;		/* every name the file holds */

@@ -39,6 +39,7 @@
 ** Every Lua call runs inside one protected call, so running out of
 ** memory is an error at the spec like any other.
 */
+#include <float.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -218,6 +219,103 @@ has_nul(lua_State *L, int idx)
 }
 
 /*
+** Append the text of element I of the pair at IDX, a scale or a zero
+** point, as --quant takes it: a string as written; a number's value,
+** a scale rounded to float32 first ("%.9g" reads back as that float),
+** a zero point as an integer. Return 0, or -1 if it is neither.
+*/
+static int
+pair_text(lua_State *L, int idx, int i, struct strbuf *sb)
+{
+	int type = lua_rawgeti(L, idx, i), ok = 1;
+
+	if (type == LUA_TSTRING && !has_nul(L, -1))
+		sb_add(sb, lua_tostring(L, -1));
+	else if (type == LUA_TNUMBER && i == 2 && lua_isinteger(L, -1))
+		sb_printf(sb, "%lld", (long long)lua_tointeger(L, -1));
+	else if (type == LUA_TNUMBER && i == 2 && lua_tonumber(L, -1) == floor(lua_tonumber(L, -1))
+	         && fabs(lua_tonumber(L, -1)) < 1e18)
+		sb_printf(sb, "%.0f", (double)lua_tonumber(L, -1));
+	else if (type == LUA_TNUMBER && i == 1) {
+		double v = (double)lua_tonumber(L, -1);
+
+		if (v > 0 && v <= FLT_MAX)
+			sb_printf(sb, "%.9g", (double)(float)v);
+		else
+			sb_printf(sb, "%g", v);	/* which --quant refuses, as it reads */
+	} else
+		ok = 0;
+	lua_pop(L, 1);
+	return ok ? 0 : -1;
+}
+
+/* Compare two strings for qsort. */
+static int
+compare_names(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/*
+** Set row K, a field that repeats (quant), from the table on top of the
+** stack, written in T: { x = {0.0472, -3}, out = {"0.081", -1} }, each
+** name's pair set as "--quant x=0.0472,-3" would be, in the order of
+** the names, so that a message is the same from run to run.
+*/
+static void
+set_pairs(lua_State *L, struct reader *r, const struct fields_table *t, struct desc *d, int k)
+{
+	struct strbuf err = {0}, text = {0};
+	const char *name = field_name(k), **keys;
+	int n = 0, top = lua_gettop(L);
+
+	if (!lua_istable(L, -1) || lua_getmetatable(L, -1)) {
+		sb_printf(&err, "field '%s': expected a table without a metatable, such as "
+		          "{ x = {0.0472, -3}, y = {0.0123, 5}, out = {0.081, -1} }", name);
+		field_error(L, r, t, name, 0, &err);
+	}
+	for (lua_pushnil(L); lua_next(L, top); lua_pop(L, 1))
+		n++;
+	keys = xmalloc((size_t)(n ? n : 1) * sizeof *keys);
+	n = 0;
+	for (lua_pushnil(L); lua_next(L, top); lua_pop(L, 1)) {
+		if (lua_type(L, -2) != LUA_TSTRING || has_nul(L, -2)) {
+			free(keys);
+			sb_printf(&err, "field '%s': its keys are the operands' names and out", name);
+			field_error(L, r, t, name, 0, &err);
+		}
+		keys[n++] = lua_tostring(L, -2);	/* kept alive by the table */
+	}
+	qsort(keys, (size_t)n, sizeof *keys, compare_names);
+	for (int j = 0; j < n; j++) {
+		int pair;
+
+		lua_getfield(L, top, keys[j]);
+		pair = lua_gettop(L);
+		sb_free(&text);
+		sb_printf(&text, "%s=", keys[j]);
+		if (!lua_istable(L, pair) || lua_rawlen(L, pair) != 2 || pair_text(L, pair, 1, &text)
+		    || (sb_add(&text, ","), pair_text(L, pair, 2, &text))) {
+			sb_printf(&err, "field '%s': '%s' needs {SCALE, ZERO_POINT}, such as "
+			          "{0.0472, -3}", name, keys[j]);
+			free(keys);
+			sb_free(&text);
+			field_error(L, r, t, name, 0, &err);
+		}
+		sb_printf(&err, "field '%s': ", name);
+		if (field_set(d, k, text.s, &err) != 0) {
+			free(keys);
+			sb_free(&text);
+			field_error(L, r, t, name, 0, &err);
+		}
+		sb_free(&err);
+		lua_pop(L, 1);
+	}
+	free(keys);
+	sb_free(&text);
+}
+
+/*
 ** Set row K of the field table in D from the value on top of the stack,
 ** written in T; a float with an integer's value counts as that integer.
 */
@@ -231,6 +329,10 @@ set_field(lua_State *L, struct reader *r, const struct fields_table *t,
 	int exact;
 	lua_Integer i;
 
+	if (field_repeats(k)) {
+		set_pairs(L, r, t, d, k);
+		return;
+	}
 	if (!field_takes_value(k) && type != LUA_TBOOLEAN) {
 		sb_printf(&err, "field '%s': expected true or false, not a %s", name,
 		          lua_typename(L, type));

@@ -146,6 +146,31 @@ local forms = {
   end,
 }
 
+-- A step of a quantized kernel on its argument A, with its constants
+-- (bc_quant.h): bc_q_offset(x[i], -3), bc_q_input_d(x[i], -3, 20,
+-- 1073741824, 0), bc_q_output_i8_d(t0 + t1, 1518500250, -17, -1, -128, 127).
+local function quant_step(v, a)
+  local args = {a.text}
+  for _, c in ipairs(v.constants) do args[#args + 1] = tostring(c) end
+  local name = "bc_q_" .. v.step
+  if v.step == "output" then name = name .. "_" .. v.type end
+  if v.step ~= "offset" then name = name .. (v.single and "_s" or "_d") end
+  return expr(name .. "(" .. table.concat(args, ", ") .. ")", PRIMARY)
+end
+
+-- "x - (-3)": a number after an operator, in parentheses when negative.
+function signed_text(n)
+  return n < 0 and "(" .. n .. ")" or tostring(n)
+end
+
+-- A step of a quantized kernel as its banner writes it, on the operand
+-- that value V of VALUES reads: "MBQM((y - 5) << 20, 1717986854, -2)".
+function quant_text(values, v)
+  local c, name = v.constants, operands[values[v.args[1]].operand].name
+  if v.step == "offset" then return name .. " - " .. signed_text(c[1]) end
+  return "MBQM((" .. name .. " - " .. signed_text(c[1]) .. ") << " .. c[2] .. ", " .. c[3] .. ", " .. c[4] .. ")"
+end
+
 -- The C expression of value I of VALUES. READ(v) spells a read; a value
 -- computed once appears by its name, but for I itself when DEFINE is set.
 function spell(values, i, read, define)
@@ -156,6 +181,7 @@ function spell(values, i, read, define)
   local a = {}
   for k, j in ipairs(v.args) do a[k] = spell(values, j, read) end
   if v.kind == "convert" then return conversion(v.convert, a[1], values[v.args[1]].type, v.type) end
+  if v.kind == "quant" then return quant_step(v, a[1]) end
   return forms[v.form](v, a)
 end
 

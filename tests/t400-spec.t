@@ -87,7 +87,7 @@ while IFS='|' read -r want_rc spec want; do
 	fi
 done <<'EOF_CASES'
 1|kernel "a" { op = "add", "x=3" }\nkernel "a" { op = "mul", "x=3" }|bad.lua:2: error: kernel 'a' is declared twice (first on line 1)
-1|kernel "a" { opp = "add", "x=3" }|bad.lua:1: error: kernel 'a': unknown field 'opp' (there are inplace axis strategy unroll_limit loop_order stream parallel cache_size target tune optimize out_shape op expr dtype out_dtype lang, and the operands)
+1|kernel "a" { opp = "add", "x=3" }|bad.lua:1: error: kernel 'a': unknown field 'opp' (there are inplace axis strategy unroll_limit loop_order stream parallel cache_size target tune optimize out_shape op expr dtype out_dtype quant activation rounding lang, and the operands)
 1|kernel "a" { op = {}, "x=3" }|bad.lua:1: error: kernel 'a': field 'op': expected a string or an integer, not a table
 1|kernel "a" { inplace = 1, "x=3" }|bad.lua:1: error: kernel 'a': field 'inplace': expected true or false, not a number
 1|kernel "a" { "x=3", 5 }|bad.lua:1: error: kernel 'a': operand 2 is not a string like "x=2,3"
@@ -117,7 +117,7 @@ done <<'EOF_CASES'
 1|kernel "k" {\n  "x=2,3",\n  -- y's shape\n  "y=3,a",\n}|bad.lua:4: error: kernel 'k': bad size 'a' in shape '3,a' of operand 'y': sizes are non-negative integers
 1|kernel "k" { --[==[ a\nlong ]] comment ]==] "x=2,3", [[y=3,a]], op = "add" }|bad.lua:2: error: kernel 'k': bad size 'a' in shape '3,a' of operand 'y': sizes are non-negative integers
 1|kernel "k" { "x=2,3", "y=3",\n  op = "add",\n  strategy = "fast" }|bad.lua:3: error: kernel 'k': field 'strategy': bad strategy 'fast': expected auto, unroll, loops or block
-1|kernel "k" { "x=2,3", "y=3",\n  op = "add",\n  optimise = "size" }|bad.lua:3: error: kernel 'k': unknown field 'optimise' (there are inplace axis strategy unroll_limit loop_order stream parallel cache_size target tune optimize out_shape op expr dtype out_dtype lang, and the operands)
+1|kernel "k" { "x=2,3", "y=3",\n  op = "add",\n  optimise = "size" }|bad.lua:3: error: kernel 'k': unknown field 'optimise' (there are inplace axis strategy unroll_limit loop_order stream parallel cache_size target tune optimize out_shape op expr dtype out_dtype quant activation rounding lang, and the operands)
 1|kernel "k" { "x=2,3", "y=3",\n  expr = "x +* y" }|bad.lua:2: error: kernel 'k': expr:1:4: expected an operand, a number or '(', not '*'
 1|kernel "k" { "x=2,4", "y=4",\n  loop_order = "1,0,2" }|bad.lua:2: error: kernel 'k': the loop order must list each of the plan's 2 loops once, outermost first; their trip counts are 2, 4
 1|kernel "k" { "x=2,4", "y=4",\n  unroll_limit = 4,\n  strategy = "unroll" }|bad.lua:3: error: kernel 'k': cannot unroll 8 elements: the limit is 4 (set it with field 'unroll_limit', at most 512, or use strategy = "loops")
@@ -129,7 +129,7 @@ done <<'EOF_CASES'
 1|defaults {\n  optimize = "siz" }\nkernel "k" { "x=4" }|bad.lua:2: error: defaults: field 'optimize': bad optimize 'siz': expected speed or size
 1|defaults { "x=4", optimize = "size" }|bad.lua:1: error: defaults: the operands belong to each kernel: defaults takes fields only
 1|kernel "a" { op = "add", [2] = "y=3" }|bad.lua:1: error: kernel 'a': a key that is not a field name (operands are the strings in order: "x=2,3", "y=3")
-1|kernel "good" { "x=3", "y=3" }\npcall(kernel "k", { op = "mul", stratgy = "loops", "x=3", "y=3" })|bad.lua:2: error: kernel 'k': unknown field 'stratgy' (there are inplace axis strategy unroll_limit loop_order stream parallel cache_size target tune optimize out_shape op expr dtype out_dtype lang, and the operands)
+1|kernel "good" { "x=3", "y=3" }\npcall(kernel "k", { op = "mul", stratgy = "loops", "x=3", "y=3" })|bad.lua:2: error: kernel 'k': unknown field 'stratgy' (there are inplace axis strategy unroll_limit loop_order stream parallel cache_size target tune optimize out_shape op expr dtype out_dtype quant activation rounding lang, and the operands)
 1|pcall(kernel "k", { op = "mull", "x=3", "y=3" })|bad.lua:1: error: kernel 'k': field 'op': unknown op 'mull' (see bcastgen --help)
 1|pcall(function() kernel "k" { op = mul, "x=3", "y=3" } end)\nkernel "g" { "x=3" }|bad.lua:1: error: 'mul' is not defined (a string needs quotes: "mul")
 1|local ok = pcall(function() x = 1 end)\nkernel "g" { "x=3" }|bad.lua:1: error: 'x' is not a global of the spec: declare it with 'local x = ...'
@@ -140,7 +140,7 @@ done <<'EOF_CASES'
 1|kernel "a" { "x=3", "y=3", axis = 0 } kernel "b" { "x=3", "y=3",\n  axis = 1.5 }|bad.lua:2: error: kernel 'b': field 'axis': 1.5 is not an integer
 1|local function mk(n, t) kernel(n) { op = t.op, axis = 1.5, "x=2,3", "y=3" } end\nmk("a", {\n  op = "mul",\n  axis = 0,\n})|bad.lua:2: error: kernel 'a': field 'axis': 1.5 is not an integer
 1|kernel "k" { "x=3", "y=3",\n  axis = 0,\n  axis = 1.5,\n}|bad.lua:3: error: kernel 'k': field 'axis': 1.5 is not an integer
-1|defaults { optimze = "size" }|bad.lua:1: error: defaults: unknown field 'optimze' (there are inplace axis strategy unroll_limit loop_order stream parallel cache_size target tune optimize out_shape op expr dtype out_dtype lang)
+1|defaults { optimze = "size" }|bad.lua:1: error: defaults: unknown field 'optimze' (there are inplace axis strategy unroll_limit loop_order stream parallel cache_size target tune optimize out_shape op expr dtype out_dtype quant activation rounding lang)
 1|defaults "size"|bad.lua:1: error: defaults needs one table: defaults { optimize = "size" }
 1|load(string.dump(function() end))()|bad.lua:1: error: 'load' is not available in a spec (it reads no file and runs no command)
 1|string.dump(function() end)|bad.lua:1: error: attempt to call a nil value (field 'dump')

@@ -12,7 +12,8 @@
 top=$(cd "$TESTS/.." && pwd)
 dest=$SCRATCH/dest
 files="bin/bcastgen include/bcastgen/bc.h include/bcastgen/bc_math.h
-include/bcastgen/bc_ref.h include/bcastgen/bc_f16.h share/man/man1/bcastgen.1
+include/bcastgen/bc_ref.h include/bcastgen/bc_f16.h include/bcastgen/bc_quant.h
+share/man/man1/bcastgen.1
 share/bcastgen/bcastgen.mk lib/cmake/bcastgen/bcastgen-config.cmake
 lib/cmake/bcastgen/bcastgen-config-version.cmake"
 

@@ -1,0 +1,119 @@
+/*
+ * bc_quant.h: the steps of bcastgen's quantized kernels, int8 and int16
+ * add, subtract and multiply, as TensorFlow Lite Micro's reference
+ * kernels compute them (integer_ops/add.h, mul.h, reference/sub.h),
+ * bit for bit.  A kernel passes each step its constants, which bcastgen
+ * computed at build time as TFLM's Prepare would: multipliers, shifts,
+ * zero points and the activation's range.
+ *
+ * Integers only: 32-bit arithmetic and the 64-bit product of a multiply
+ * high.  Freestanding C99, usable from C++; every function is static
+ * inline.  No input value leads to undefined behaviour: where TFLM's C++
+ * would overflow a signed int (x * (1 << shift), or the 64-bit result
+ * of single rounding cast to 32 bits), these wrap, as its release builds
+ * do on every target it runs on; negative values are shifted right by
+ * a form that is defined in C for them (~(~x >> e), a floor).
+ *
+ * The two roundings of TFLM's MultiplyByQuantizedMultiplier, as its
+ * TFLITE_SINGLE_ROUNDING chooses: _d (double, TFLM's default) is
+ * gemmlowp's SaturatingRoundingDoublingHighMul then RoundingDivideByPOT;
+ * _s (single) one 64-bit multiply, rounded once.
+ */
+#ifndef BC_QUANT_H
+#define BC_QUANT_H
+
+#include "bc.h"
+
+/* X shifted right by E (0 to 63), rounded down, for any sign. */
+static inline int64_t bc__q_floor_shift(int64_t x, int e)
+{
+	return x < 0 ? ~(~x >> e) : x >> e;
+}
+
+/* X wrapped to int32, as two's complement. */
+static inline int32_t bc__q_wrap32(int64_t x)
+{
+	return bc_wrap_i32((uint64_t)x);
+}
+
+/*
+ * gemmlowp's SaturatingRoundingDoublingHighMul: the high half of 2*A*B,
+ * a nudge of 2^30 (1 - 2^30 below zero) added and divided by 2^31 with
+ * C's truncating division; INT32_MIN * INT32_MIN saturates.
+ */
+static inline int32_t bc__q_srdhm(int32_t a, int32_t b)
+{
+	int64_t ab = (int64_t)a * b;
+	int64_t nudge = ab >= 0 ? (INT64_C(1) << 30) : 1 - (INT64_C(1) << 30);
+
+	if (a == INT32_MIN && b == INT32_MIN)
+		return INT32_MAX;
+	return (int32_t)((ab + nudge) / (INT64_C(1) << 31));
+}
+
+/* gemmlowp's RoundingDivideByPOT: X / 2^E (0 to 31) rounded, halves away from zero. */
+static inline int32_t bc__q_rdbpot(int32_t x, int e)
+{
+	int32_t mask = (int32_t)((INT64_C(1) << e) - 1);
+	int32_t rest = x & mask, threshold = (mask >> 1) + (x < 0);
+
+	return (int32_t)bc__q_floor_shift(x, e) + (rest > threshold);
+}
+
+/* MultiplyByQuantizedMultiplier, double rounding: X * M * 2^(SHIFT - 31), -31 <= SHIFT <= 30. */
+static inline int32_t bc__q_mbqm_d(int32_t x, int32_t m, int shift)
+{
+	int32_t left = shift > 0 ? shift : 0, right = shift > 0 ? 0 : -shift;
+
+	return bc__q_rdbpot(bc__q_srdhm(bc__q_wrap32((int64_t)((uint32_t)x << left)), m), right);
+}
+
+/* MultiplyByQuantizedMultiplier, single rounding: the same, rounded once, halves up. */
+static inline int32_t bc__q_mbqm_s(int32_t x, int32_t m, int shift)
+{
+	int total = 31 - shift;
+
+	return bc__q_wrap32(bc__q_floor_shift((int64_t)x * m + (INT64_C(1) << (total - 1)), total));
+}
+
+/*
+ * bc_q_offset: an input's value V less its zero point ZERO (multiply).
+ * bc_q_input_R: V less ZERO, times 2^LEFT, times the multiplier M *
+ * 2^(SHIFT - 31): an input of add or subtract on twice the larger scale.
+ * bc_q_output_T_R: the result ACC times M * 2^(SHIFT - 31), plus the
+ * output's zero point ZERO, clamped to [LO, HI], as an element of T.
+ */
+static inline int32_t bc_q_offset(int32_t v, int32_t zero)
+{
+	return v - zero;
+}
+
+#define BC__Q_STEPS(R)                                                            \
+static inline int32_t bc_q_input_##R(int32_t v, int32_t zero, int left, int32_t m, \
+                                     int shift)                                   \
+{                                                                                 \
+	return bc__q_mbqm_##R(bc__q_wrap32((int64_t)((uint32_t)(v - zero) << left)),  \
+	                      m, shift);                                              \
+}                                                                                 \
+static inline int32_t bc__q_output_##R(int32_t acc, int32_t m, int shift,          \
+                                       int32_t zero, int32_t lo, int32_t hi)       \
+{                                                                                 \
+	int32_t r = bc__q_wrap32((int64_t)bc__q_mbqm_##R(acc, m, shift) + zero);      \
+                                                                                  \
+	return r < lo ? lo : r > hi ? hi : r;                                         \
+}                                                                                 \
+static inline int8_t bc_q_output_i8_##R(int32_t acc, int32_t m, int shift,        \
+                                        int32_t zero, int32_t lo, int32_t hi)     \
+{                                                                                 \
+	return (int8_t)bc__q_output_##R(acc, m, shift, zero, lo, hi);                 \
+}                                                                                 \
+static inline int16_t bc_q_output_i16_##R(int32_t acc, int32_t m, int shift,      \
+                                          int32_t zero, int32_t lo, int32_t hi)   \
+{                                                                                 \
+	return (int16_t)bc__q_output_##R(acc, m, shift, zero, lo, hi);                \
+}
+
+BC__Q_STEPS(d)
+BC__Q_STEPS(s)
+
+#endif
