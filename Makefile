@@ -49,7 +49,7 @@ GEN_SRCS = gen/main.c gen/cli.c gen/desc.c gen/fields.c gen/names.c gen/util.c \
 CORE_OBJS = $(O)/obj/gen/util.o $(O)/obj/gen/shape.o $(O)/obj/gen/bcast.o \
 	$(O)/obj/gen/ops.o $(O)/obj/gen/expr_parse.o $(O)/obj/gen/expr_fold.o \
 	$(O)/obj/gen/expr_check.o $(O)/obj/gen/expr.o $(O)/obj/gen/plan.o $(O)/obj/gen/lower.o \
-	$(O)/obj/gen/target.o
+	$(O)/obj/gen/target.o $(O)/obj/gen/quant.o
 GEN_OBJS = $(GEN_SRCS:%.c=$(O)/obj/%.o) $(O)/obj/embedded.o
 EMBEDDED = gen/tmpl.lua templates/lib.lua templates/c.lua templates/words.lua \
 	$(wildcard templates/*.lt)

@@ -577,6 +577,7 @@ set_quantized(lua_State *L, const struct desc *d)
 	set_str(L, "operator", expr_operator((enum op_id)q->op));
 	set_str(L, "prepared_in", q->op == OP_ID_SUBTRACT ? "float32" : "double");
 	set_int(L, "left_shift", q->left_shift);
+	set_int(L, "larger", q->scale[1] > q->scale[0] ? 2 : 1);
 	set_str(L, "rounding", quant_rounding_names[q->rounding]);
 	set_str(L, "activation", quant_activation_names[q->activation]);
 	set_int(L, "lo", q->lo);

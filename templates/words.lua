@@ -556,6 +556,60 @@ end
 function en.expr_unrolled(f) return "Unrolled, the expression " .. f .. " is computed in each element's own statement." end
 function zh.expr_unrolled(f) return "展开后，表达式 " .. f .. " 在每个元素自己的语句里计算。" end
 
+-- A quantized kernel: its arithmetic, with its numbers.
+function en.quant_intro()
+  return "The arithmetic is quantized, as TensorFlow Lite Micro computes it, with integers only. Each element q of an operand stands for the real number scale\003×\003(q\003−\003zero\003point):"
+end
+function zh.quant_intro()
+  return "运算是量化的，与 TensorFlow Lite Micro 的算法相同，只用整数。张量的每个元素 q 代表实数值：缩放系数\003×\003(q\003−\003零点)。"
+end
+function en.quant_scale(scale, zero) return "scale " .. scale .. ", zero point " .. zero end
+function zh.quant_scale(scale, zero) return "缩放系数 " .. scale .. "，零点 " .. zero end
+function en.quant_multiplier(prepared_in)
+  return "A real multiplier r is kept as an integer m and a shift s, r\003=\003m\003×\0032^(s\003−\00331), m from 2^30 to 2^31 (TFLite Micro's QuantizeMultiplier). TFLite Micro computes them on the device, in " .. prepared_in .. "; bcastgen computes them now, the same way, and writes them into the kernel as constants. MBQM(v,\003m,\003s) is v\003×\003m\003×\0032^(s\003−\00331), rounded to an integer."
+end
+function zh.quant_multiplier(prepared_in)
+  return "实数乘数 r 用一个整数 m 和一个移位 s 表示：r\003=\003m\003×\0032^(s\003−\00331)，m 在 2^30 到 2^31 之间（TFLite Micro 的 QuantizeMultiplier）。TFLite Micro 在设备上以 " .. prepared_in .. " 计算它们；bcastgen 现在就以同样的方式算好，作为常数写进核函数。MBQM(v,\003m,\003s) 是 v\003×\003m\003×\0032^(s\003−\00331)，舍入为整数。"
+end
+function en.quant_common(x, y, made, twice, left)
+  return "For their " .. made .. ", " .. x .. " and " .. y .. " are brought to one scale, twice the larger, " .. twice .. ": each offset q − zero point is shifted left by " .. left .. " bits first, so that the integers keep the fraction, then multiplied by its scale over that one:"
+end
+function zh.quant_common(x, y, made, twice, left)
+  local what = made == "sum" and "和" or "差"
+  return "为了求" .. what .. "，" .. x .. " 和 " .. y .. " 先换到同一个缩放系数上，即较大者的两倍 " .. twice .. "：每个偏移 q − 零点先左移 " .. left .. " 位，让整数保留小数部分，再乘以它的缩放系数与这个缩放系数之比："
+end
+function en.quant_out(made, real, m, s, zero, lo, hi, range)
+  return "The " .. made .. " is brought to out's scale by " .. real .. "\003=\003" .. m .. "\003×\0032^(" .. s .. "\003−\00331); out's zero point " .. zero .. " is added, and the result clamped to " .. lo .. "\003..\003" .. hi .. ", " .. range .. ":"
+end
+function zh.quant_out(made, real, m, s, zero, lo, hi, range)
+  local what = ({sum = "和", difference = "差", product = "积"})[made]
+  return "这个" .. what .. "乘以 " .. real .. "\003=\003" .. m .. "\003×\0032^(" .. s .. "\003−\00331)，换到 out 的缩放系数上；加上 out 的零点 " .. zero .. "，再限制在 " .. lo .. "\003..\003" .. hi .. " 之内，" .. range .. "："
+end
+function en.quant_product(x, y)
+  return "The product of the offsets, (" .. x .. " − zero point) × (" .. y .. " − zero point), stands for the real product over " .. x .. "'s scale × " .. y .. "'s."
+end
+function zh.quant_product(x, y)
+  return "偏移的乘积 (" .. x .. " − 零点) × (" .. y .. " − 零点) 代表实数乘积除以 " .. x .. " 的缩放系数 × " .. y .. " 的缩放系数。"
+end
+function en.quant_range(activation)
+  if activation == "none" then return "the dtype's range (--activation none)" end
+  return "the range of " .. activation .. " (--activation " .. activation .. ")"
+end
+function zh.quant_range(activation)
+  if activation == "none" then return "即数据类型的范围（--activation none）" end
+  return "即 " .. activation .. " 的范围（--activation " .. activation .. "）"
+end
+function en.quant_rounding(double)
+  if double then return "MBQM rounds twice, as TFLite Micro's default build does (--rounding double): gemmlowp's SaturatingRoundingDoublingHighMul rounds the high half of the 64-bit product, then RoundingDivideByPOT rounds the shift right, halves away from zero." end
+  return "MBQM rounds once, as TFLite Micro built with TFLITE_SINGLE_ROUNDING does (--rounding single): the 64-bit product plus half of 2^(31 − s), shifted right by 31 − s."
+end
+function zh.quant_rounding(double)
+  if double then return "MBQM 舍入两次，与 TFLite Micro 的默认构建相同（--rounding double）：gemmlowp 的 SaturatingRoundingDoublingHighMul 对 64 位乘积的高半部分舍入，RoundingDivideByPOT 再对右移舍入，一半时远离零。" end
+  return "MBQM 只舍入一次，与用 TFLITE_SINGLE_ROUNDING 构建的 TFLite Micro 相同（--rounding single）：64 位乘积加上 2^(31 − s) 的一半，再右移 31 − s 位。"
+end
+function en.quant_once(name, inner, at) return name .. " does not move in " .. inner .. ", so its requantized value is computed " .. at .. "." end
+function zh.quant_once(name, inner, at) return name .. " 在 " .. inner .. " 里不移动，所以它再量化后的值" .. at .. "。" end
+
 -- The elements.
 en.elements = "Every element of the result, with the elements it reads: a stretched dimension reads index 0, and a dimension an operand does not have is left out."
 zh.elements = "结果的每个元素，以及它读取的元素：被扩展的维度读下标 0，张量没有的维度不写。"

@@ -676,6 +676,83 @@ test_hoisting(void)
 	ok1(plan_for("x=4,3", "x + 2*3", "f32", PLAN_LOOPS) == 0 && p.ntemps == 0);
 }
 
+/*
+** Set Q to the quantized OP of dtype T's bits, the scales of x, y and
+** out 0.05, 0.02 and 0.1, their zero points ZX, ZY and -1, and prepare
+** it; return quant_prepare's result.
+*/
+static int
+quantized(struct quant *q, enum op_id op, int bits, int32_t zx, int32_t zy)
+{
+	struct strbuf why = {0};
+	int r;
+
+	*q = (struct quant){.op = (int)op, .bits = bits, .name = {"x", "y", "out"},
+	                    .scale = {0.05f, 0.02f, 0.1f}, .zero = {zx, zy, bits == 8 ? -1 : 0}};
+	r = quant_prepare(q, &why);
+	if (r != 0)
+		diag("quant_prepare: %s", why.s);
+	sb_free(&why);
+	return r;
+}
+
+/* Return 1 if value V is quantized step STEP of the read of input I, with N constants. */
+static int
+is_step(const struct plan_value *v, enum quant_step step, int i, int n)
+{
+	return v->kind == VALUE_QUANT && v->step == step && v->nconstants == n
+	       && (step == QSTEP_OUTPUT || is_read(arg(v, 0), i, "i8") || is_read(arg(v, 0), i, "i16"));
+}
+
+/*
+** A quantized kernel: each input requantized by a step of its own, the
+** one that stays put along the innermost loop computed once outside
+** it; the constants of the steps as TFLite Micro's Prepare computes them.
+*/
+static void
+test_quant(void)
+{
+	struct quant q;
+
+	ok1(quantized(&q, OP_ID_ADD, 8, -3, 5) == 0);
+	ok1(q.left_shift == 20 && q.in[0].mult == 1073741824 && q.in[0].shift == 0
+	    && q.in[1].mult == 1717986854 && q.in[1].shift == -2
+	    && q.out.mult == 1073741824 && q.out.shift == -19 && q.lo == -128 && q.hi == 127);
+	request("x:i8=64,256 y:i8=64,1", "add", "i8");
+	rq.quant = &q;
+	rq.strategy = PLAN_LOOPS;
+	ok1(build() == 0 && p.quant && extents_are(2, (const unsigned long long[]){64, 256}));
+	ok1(is_step(root(), QSTEP_OUTPUT, 0, 5) && root()->level == 2 && root()->temp == -1);
+	ok1(root()->constant[0] == 1073741824 && root()->constant[1] == -19
+	    && root()->constant[2] == -1 && root()->constant[3] == -128 && root()->constant[4] == 127);
+	ok1(is_op(arg(root(), 0), "add", "i32", FORM_INFIX));
+	ok1(is_step(arg(arg(root(), 0), 0), QSTEP_INPUT, 0, 4) && arg(arg(root(), 0), 0)->temp == -1);
+	ok1(p.ntemps == 1 && is_step(&p.value[p.temps[0]], QSTEP_INPUT, 1, 4)
+	    && p.value[p.temps[0]].level == 1 && p.value[p.temps[0]].constant[0] == 5
+	    && p.value[p.temps[0]].constant[1] == 20 && p.value[p.temps[0]].constant[2] == 1717986854
+	    && p.value[p.temps[0]].constant[3] == -2);
+	/* y moves in the innermost loop: nothing is computed once */
+	request("x:i8=64,256 y:i8=256", "add", "i8");
+	rq.quant = &q;
+	ok1(build() == 0 && p.ntemps == 0 && p.strategy == PLAN_LOOPS);
+	/* written out: each element's own statement */
+	request("x:i8=4,3 y:i8=4,1", "add", "i8");
+	rq.quant = &q;
+	ok1(build() == 0 && p.strategy == PLAN_UNROLL && p.ntemps == 0);
+	/* multiply: the offsets, the product in int32, x's offset computed once */
+	ok1(quantized(&q, OP_ID_MULTIPLY, 8, -3, 5) == 0 && q.out.mult == 1374389504
+	    && q.out.shift == -6);
+	request("x:i8=8,1 y:i8=8,512", "multiply", "i8");
+	rq.quant = &q;
+	ok1(build() == 0 && p.ntemps == 1 && is_step(&p.value[p.temps[0]], QSTEP_OFFSET, 0, 1)
+	    && p.value[p.temps[0]].constant[0] == -3 && p.value[p.temps[0]].level == 1);
+	ok1(is_op(arg(root(), 0), "multiply", "i32", FORM_INFIX));
+	/* what TFLite Micro refuses: an output multiplier of 1 or more */
+	q = (struct quant){.op = OP_ID_ADD, .bits = 8, .name = {"x", "y", "out"},
+	                   .scale = {0.05f, 0.02f, 1e-9f}};
+	ok1(quant_prepare(&q, &err) != 0 && message_has("multiplier of 'out'"));
+}
+
 /* Plan COMP of x=8,64,5,5 b=64,1,1 s= as loops in the order ORDER of 3. */
 static int
 build_ordered(const char *comp, const int *order)
@@ -1409,6 +1486,7 @@ main(void)
 	test_offsets();
 	test_values();
 	test_hoisting();
+	test_quant();
 	test_reorder();
 	test_depth();
 	test_code();
