@@ -12,7 +12,10 @@
  * would overflow a signed int (x * (1 << shift), or the 64-bit result
  * of single rounding cast to 32 bits), these wrap, as its release builds
  * do on every target it runs on; negative values are shifted right by
- * a form that is defined in C for them (~(~x >> e), a floor).
+ * a form that is defined in C for them (~(~x >> e), a floor).  No 64-bit
+ * value is shifted by a count that is not a constant, so that a 32-bit
+ * core calls no libgcc helper for it, even at -O0 (the product itself
+ * may be one, where the core has no 32x32->64 multiply: the Cortex-M0).
  *
  * The two roundings of TFLM's MultiplyByQuantizedMultiplier, as its
  * TFLITE_SINGLE_ROUNDING chooses: _d (double, TFLM's default) is
@@ -24,8 +27,8 @@
 
 #include "bc.h"
 
-/* X shifted right by E (0 to 63), rounded down, for any sign. */
-static inline int64_t bc__q_floor_shift(int64_t x, int e)
+/* X shifted right by E (0 to 31), rounded down, for any sign. */
+static inline int32_t bc__q_floor_shift(int32_t x, int e)
 {
 	return x < 0 ? ~(~x >> e) : x >> e;
 }
@@ -44,20 +47,21 @@ static inline int32_t bc__q_wrap32(int64_t x)
 static inline int32_t bc__q_srdhm(int32_t a, int32_t b)
 {
 	int64_t ab = (int64_t)a * b;
-	int64_t nudge = ab >= 0 ? (INT64_C(1) << 30) : 1 - (INT64_C(1) << 30);
+	int64_t s = ab >= 0 ? ab + (INT64_C(1) << 30) : ab + 1 - (INT64_C(1) << 30);
 
 	if (a == INT32_MIN && b == INT32_MIN)
 		return INT32_MAX;
-	return (int32_t)((ab + nudge) / (INT64_C(1) << 31));
+	/* divided by 2^31, truncated: |s| < 2^62, so -s does not overflow */
+	return (int32_t)(s >= 0 ? s >> 31 : -(-s >> 31));
 }
 
 /* gemmlowp's RoundingDivideByPOT: X / 2^E (0 to 31) rounded, halves away from zero. */
 static inline int32_t bc__q_rdbpot(int32_t x, int e)
 {
-	int32_t mask = (int32_t)((INT64_C(1) << e) - 1);
+	int32_t mask = (int32_t)(((uint32_t)1 << e) - 1u);
 	int32_t rest = x & mask, threshold = (mask >> 1) + (x < 0);
 
-	return (int32_t)bc__q_floor_shift(x, e) + (rest > threshold);
+	return bc__q_floor_shift(x, e) + (rest > threshold);
 }
 
 /* MultiplyByQuantizedMultiplier, double rounding: X * M * 2^(SHIFT - 31), -31 <= SHIFT <= 30. */
@@ -68,12 +72,24 @@ static inline int32_t bc__q_mbqm_d(int32_t x, int32_t m, int shift)
 	return bc__q_rdbpot(bc__q_srdhm(bc__q_wrap32((int64_t)((uint32_t)x << left)), m), right);
 }
 
-/* MultiplyByQuantizedMultiplier, single rounding: the same, rounded once, halves up. */
+/*
+ * MultiplyByQuantizedMultiplier, single rounding: the same, rounded once,
+ * halves up: the 64-bit X * M + 2^(30 - SHIFT) shifted right by 31 -
+ * SHIFT (1 to 62), rounded down, wrapped to int32. Its 32 bits are
+ * taken from the sum's two halves, each shifted as an int32.
+ */
 static inline int32_t bc__q_mbqm_s(int32_t x, int32_t m, int shift)
 {
 	int total = 31 - shift;
+	uint64_t round = total > 32 ? (uint64_t)((uint32_t)1 << (total - 33)) << 32
+	                            : (uint64_t)((uint32_t)1 << (total - 1));
+	int64_t s = (int64_t)x * m + (int64_t)round;
+	int32_t hi = (int32_t)(s < 0 ? ~(~s >> 32) : s >> 32);
+	uint32_t lo = (uint32_t)s;
 
-	return bc__q_wrap32(bc__q_floor_shift((int64_t)x * m + (INT64_C(1) << (total - 1)), total));
+	if (total < 32)
+		return bc_wrap_i32((uint64_t)(lo >> total | (uint32_t)hi << (32 - total)));
+	return total == 32 ? hi : bc__q_floor_shift(hi, total - 32);
 }
 
 /*

@@ -73,6 +73,10 @@ CLASSES = [
     ("i64-f32", r"__aeabi_(l|ul)2f|__aeabi_f2(lz|ulz)|__float(un)?disf|__fix(uns)?sfdi"),
     ("int-div", r"__aeabi_(idiv|uidiv|idivmod|uidivmod|ldivmod|uldivmod)"
                 r"|__(u)?(div|mod)(si|di)3"),
+    # The 64-bit product of a quantized kernel's multiply high, which a
+    # core without a 32x32->64 multiply (the Cortex-M0) asks libgcc for;
+    # before i64, whose pattern has it too.
+    ("i64-mul", r"__aeabi_lmul|__muldi3"),
     ("i64", r"__aeabi_(lmul|llsl|llsr|lasr|lcmp|ulcmp)|__(ashl|lshr|ashr)di3|__muldi3"
             r"|__(u)?cmpdi2|__negdi2|__(clz|ctz|ffs|popcount|parity)di2"),
 ]
@@ -103,6 +107,8 @@ def allowed(kernel, target):
     # integers where it works on a double's bits (bc_f64_to_f16)
     if i64 or f64:
         classes.add("i64")
+    if "quant" in kernel["ops"]:
+        classes.add("i64-mul")
     libm = set()
     for op in kernel["ops"]:
         for name in LIBM.get(op, []):
@@ -118,11 +124,11 @@ def reason(sym, kernel, target):
     classes, libm = allowed(kernel, target)
     if sym in libm:
         return None
-    for cls, pattern in CLASSES:
-        if re.fullmatch(pattern, sym):
-            if cls in classes:
-                return None
-            return "libgcc %s helper, not allowed here" % cls
+    matched = [cls for cls, pattern in CLASSES if re.fullmatch(pattern, sym)]
+    if set(matched) & classes:
+        return None
+    if matched:
+        return "libgcc %s helper, not allowed here" % matched[0]
     return "not allowed (%s)" % ("needs libm" if sym.rstrip("f") in
                                   {n[:-1] for ns in LIBM.values() for n in ns} |
                                   {"sqrt", "fabs", "floor", "ceil", "fmod", "copysign"}
@@ -273,6 +279,27 @@ def copying(work, target):
     return generate(work, "copying-" + target.name, entries)
 
 
+# Quantized kernels (--quant): integers only, the 64-bit product of
+# their multiply high the one helper they may call; each op, dtype and
+# rounding, the stretched operand on either side, loops and unrolled.
+def quantized(work, target):
+    """The quantized kernels, generated for TARGET's row."""
+    row = BCASTGEN_TARGET.get(target.name, target.name)
+    entries = []
+    for op in ("add", "subtract", "multiply"):
+        for dt, zx, zy, zo in (("i8", -3, 5, -1), ("i16", 0, 0, 0)):
+            for rounding in ("double", "single"):
+                for n, shapes in enumerate((('"x=64,33"', '"y=64,1"'), ('"x=5"', '"y=3,5"'))):
+                    fields = ('target = "%s", op = "%s", dtype = "%s", rounding = "%s", '
+                              'activation = "relu", quant = { x = {0.05, %d}, y = {0.02, %d}, '
+                              'out = {0.1, %d} }, %s' % (row, op, dt, rounding, zx, zy, zo,
+                                                         ", ".join(shapes)))
+                    name = "q_%s_%s_%s_%d" % (op, dt, rounding, n)
+                    entries.append((name, fields, "--op %s --dtype %s --quant ... --rounding %s"
+                                    % (op, dt, rounding), [op, "quant"], dt, [dt, dt]))
+    return generate(work, "quant-" + target.name, entries)
+
+
 def main():
     if not os.access(GEN, os.X_OK):
         TAP.skip("relocations", "no bcastgen binary at %s: run make first" % GEN)
@@ -316,6 +343,11 @@ def run_all(work):
             jobs.append((target, level, copy_src, copies, why,
                          "kernels whose loops copy or fill (%s)" % ", ".join(
                              k["name"] for k in copies)))
+        quant_src, quants = quantized(work, target)
+        for level in LEVELS:
+            jobs.append((target, level, quant_src, quants, why,
+                         "the %d quantized kernels (integers only, the 64-bit multiply "
+                         "helper at most)" % len(quants)))
     with concurrent.futures.ThreadPoolExecutor(JOBS) as pool:
         futures = [None if why else pool.submit(check, t, lv, src, ks, work)
                    for t, lv, src, ks, why, _ in jobs]
