@@ -132,4 +132,140 @@ static inline int16_t bc_q_output_i16_##R(int32_t acc, int32_t m, int shift,    
 BC__Q_STEPS(d)
 BC__Q_STEPS(s)
 
+/*
+ * The line helpers: N elements of a quantized op at once, OUT[i] from
+ * X[i] and Y[i]; an input given as NULL stays put along the line, and
+ * its value, computed once before (requantized, or its offset for
+ * multiply), is given instead (XV, YV).  The constants follow, each
+ * input's as its step takes them, then the output's.  Where the
+ * compiler targets Helium (Armv8.1-M's MVE, __ARM_FEATURE_MVE), double
+ * rounding runs four lanes at a time: VQRDMULH is SRDHM exactly, and a
+ * negative value less one then VRSHL's rounding shift is
+ * RoundingDivideByPOT; the same bits as the scalar loop, which runs
+ * everywhere else (BC_Q_NO_MVE forces it).
+ */
+#if defined(__ARM_FEATURE_MVE) && (__ARM_FEATURE_MVE & 1) && !defined(BC_Q_NO_MVE)
+#define BC_Q_MVE 1
+#include <arm_mve.h>
+
+/* SRDHM then RoundingDivideByPOT by -SHIFT (SHIFT <= 0), four lanes. */
+static inline int32x4_t bc__q_mbqm_lt1_mve(int32x4_t v, int32_t m, int shift)
+{
+	v = vqrdmulhq_n_s32(v, m);
+	if (shift < 0)
+		v = vqaddq_s32(v, vshrq_n_s32(v, 31));	/* halves away from zero */
+	return vrshlq_n_s32(v, shift);
+}
+
+/* MBQM, double rounding, four lanes: a positive SHIFT shifts left first, wrapping. */
+static inline int32x4_t bc__q_mbqm_mve(int32x4_t v, int32_t m, int shift)
+{
+	if (shift > 0)
+		v = vshlq_r_s32(v, shift);
+	return bc__q_mbqm_lt1_mve(v, m, shift > 0 ? 0 : shift);
+}
+
+/* The output step, four lanes: requantized, its zero point added, clamped. */
+static inline int32x4_t bc__q_out_mve(int32x4_t acc, int32_t m, int shift, int32_t zero,
+                                      int32_t lo, int32_t hi)
+{
+	int32x4_t r = vaddq_n_s32(bc__q_mbqm_mve(acc, m, shift), zero);
+
+	return vminq_s32(vmaxq_s32(r, vdupq_n_s32(lo)), vdupq_n_s32(hi));
+}
+#else
+#define BC_Q_MVE 0
+#endif
+
+/* Helium's four lanes of T: load and store, predicated for the line's last elements. */
+#define BC__Q_MVE_LOAD_i8(p, i, pred) vldrbq_z_s32((p) + (i), pred)
+#define BC__Q_MVE_LOAD_i16(p, i, pred) vldrhq_z_s32((p) + (i), pred)
+#define BC__Q_MVE_STORE_i8(p, i, v, pred) vstrbq_p_s32((p) + (i), v, pred)
+#define BC__Q_MVE_STORE_i16(p, i, v, pred) vstrhq_p_s32((p) + (i), v, pred)
+
+#if BC_Q_MVE
+/* The line of add (SIGN 1) or subtract (-1) of T in Helium's lanes: double rounding. */
+#define BC__Q_MVE_ADD_LINE(T)                                                       \
+	for (size_t i = 0; i < n; i += 4) {                                          \
+		mve_pred16_t pred = vctp32q((uint32_t)(n - i));                      \
+		int32x4_t a = vdupq_n_s32(xv), b = vdupq_n_s32(yv);                  \
+		if (x)                                                               \
+			a = bc__q_mbqm_lt1_mve(vshlq_r_s32(vsubq_n_s32(              \
+				BC__Q_MVE_LOAD_##T(x, i, pred), zx), xl), xm, xs);   \
+		if (y)                                                               \
+			b = bc__q_mbqm_lt1_mve(vshlq_r_s32(vsubq_n_s32(              \
+				BC__Q_MVE_LOAD_##T(y, i, pred), zy), yl), ym, ys);   \
+		BC__Q_MVE_STORE_##T(out, i, bc__q_out_mve(sign > 0 ? vaddq_s32(a, b) \
+			: vsubq_s32(a, b), om, os, oz, lo, hi), pred);               \
+	}                                                                            \
+	return;
+#define BC__Q_MVE_MUL_LINE(T)                                                       \
+	for (size_t i = 0; i < n; i += 4) {                                          \
+		mve_pred16_t pred = vctp32q((uint32_t)(n - i));                      \
+		int32x4_t a = vdupq_n_s32(xv), b = vdupq_n_s32(yv);                  \
+		if (x)                                                               \
+			a = vsubq_n_s32(BC__Q_MVE_LOAD_##T(x, i, pred), zx);         \
+		if (y)                                                               \
+			b = vsubq_n_s32(BC__Q_MVE_LOAD_##T(y, i, pred), zy);         \
+		BC__Q_MVE_STORE_##T(out, i, bc__q_out_mve(vmulq_s32(a, b), om, os,   \
+			oz, lo, hi), pred);                                          \
+	}                                                                            \
+	return;
+#else
+#define BC__Q_MVE_ADD_LINE(T)
+#define BC__Q_MVE_MUL_LINE(T)
+#endif
+
+/*
+ * bc_q_add_line_T_R, bc_q_subtract_line_T_R: X's constants (zero point,
+ * left shift, multiplier, shift), Y's, then the output's (multiplier,
+ * shift, zero point, range).  bc_q_multiply_line_T_R: X's zero point,
+ * Y's, then the output's.  MVE (R = d) runs them in Helium's lanes.
+ */
+#define BC__Q_LINES(T, CT, R, MVE_ADD, MVE_MUL)                                      \
+static inline void bc__q_sum_line_##T##_##R(CT *out, size_t n, const CT *x,          \
+	int32_t xv, const CT *y, int32_t yv, int32_t zx, int xl, int32_t xm, int xs,  \
+	int32_t zy, int yl, int32_t ym, int ys, int32_t om, int os, int32_t oz,        \
+	int32_t lo, int32_t hi, int sign)                                              \
+{                                                                                     \
+	MVE_ADD                                                                       \
+	for (size_t i = 0; i < n; i++) {                                              \
+		int32_t a = x ? bc_q_input_##R(x[i], zx, xl, xm, xs) : xv;            \
+		int32_t b = y ? bc_q_input_##R(y[i], zy, yl, ym, ys) : yv;            \
+		out[i] = bc_q_output_##T##_##R(sign > 0 ? a + b : a - b, om, os, oz, lo, hi); \
+	}                                                                             \
+}                                                                                     \
+static inline void bc_q_add_line_##T##_##R(CT *out, size_t n, const CT *x,           \
+	int32_t xv, const CT *y, int32_t yv, int32_t zx, int xl, int32_t xm, int xs,  \
+	int32_t zy, int yl, int32_t ym, int ys, int32_t om, int os, int32_t oz,        \
+	int32_t lo, int32_t hi)                                                        \
+{                                                                                     \
+	bc__q_sum_line_##T##_##R(out, n, x, xv, y, yv, zx, xl, xm, xs, zy, yl, ym, ys, \
+	                         om, os, oz, lo, hi, 1);                              \
+}                                                                                     \
+static inline void bc_q_subtract_line_##T##_##R(CT *out, size_t n, const CT *x,      \
+	int32_t xv, const CT *y, int32_t yv, int32_t zx, int xl, int32_t xm, int xs,  \
+	int32_t zy, int yl, int32_t ym, int ys, int32_t om, int os, int32_t oz,        \
+	int32_t lo, int32_t hi)                                                        \
+{                                                                                     \
+	bc__q_sum_line_##T##_##R(out, n, x, xv, y, yv, zx, xl, xm, xs, zy, yl, ym, ys, \
+	                         om, os, oz, lo, hi, -1);                             \
+}                                                                                     \
+static inline void bc_q_multiply_line_##T##_##R(CT *out, size_t n, const CT *x,      \
+	int32_t xv, const CT *y, int32_t yv, int32_t zx, int32_t zy, int32_t om,       \
+	int os, int32_t oz, int32_t lo, int32_t hi)                                    \
+{                                                                                     \
+	MVE_MUL                                                                       \
+	for (size_t i = 0; i < n; i++) {                                              \
+		int32_t a = x ? bc_q_offset(x[i], zx) : xv;                           \
+		int32_t b = y ? bc_q_offset(y[i], zy) : yv;                           \
+		out[i] = bc_q_output_##T##_##R(a * b, om, os, oz, lo, hi);            \
+	}                                                                             \
+}
+
+BC__Q_LINES(i8, int8_t, d, BC__Q_MVE_ADD_LINE(i8), BC__Q_MVE_MUL_LINE(i8))
+BC__Q_LINES(i16, int16_t, d, BC__Q_MVE_ADD_LINE(i16), BC__Q_MVE_MUL_LINE(i16))
+BC__Q_LINES(i8, int8_t, s, , )
+BC__Q_LINES(i16, int16_t, s, , )
+
 #endif
