@@ -224,6 +224,29 @@ add_plain(struct lower *lw, struct code_list *list)
 }
 
 /*
+** Append to LIST the innermost loop as the runtime's quantized line
+** helper: the output and each input that moves from their pointers, an
+** input that stays put as its value computed once.
+*/
+static void
+add_quant_line(struct lower *lw, struct code_list *list)
+{
+	struct plan *p = lw->p;
+	struct code_item *it = add(list, CODE_QUANT_LINE);
+
+	it->loop = p->nloops - 1;
+	it->to = p->loop[p->nloops - 1].extent;
+	it->value = p->nvalues - 1;
+	it->pointer = lw->ptr[p->nin];
+	it->reads = xmalloc((size_t)p->nin * sizeof *it->reads);
+	for (int i = 0; i < p->nin; i++) {
+		memset(&it->reads[i], 0, sizeof it->reads[i]);
+		it->reads[i].kind = p->loop[p->nloops - 1].stride[i] ? AT_POINTER : AT_ONCE;
+		it->reads[i].pointer = lw->ptr[through(p, i)];
+	}
+}
+
+/*
 ** Append to LIST the innermost loop with streaming stores: where the
 ** target streams, the elements up to a line boundary of the output, then
 ** whole lines computed into a line and stored around the cache, then the
@@ -368,6 +391,8 @@ add_nest(struct lower *lw, struct code_list *list, int l, const struct bcast *b)
 	if (l == p->nloops - 1) {
 		if (p->f16_line)
 			add_f16_lines(lw, list);
+		else if (p->quant_line)
+			add_quant_line(lw, list);
 		else if (p->stream == STREAM_NONE)
 			add_plain(lw, list);
 		else
@@ -399,14 +424,15 @@ add_nest(struct lower *lw, struct code_list *list, int l, const struct bcast *b)
 
 /*
 ** Append to LIST the declarations of the counters of P's loops spelled
-** as loops: one for each type, in the order of the loops.
+** as loops (not the innermost, where a quantized line helper runs it):
+** one for each type, in the order of the loops.
 */
 static void
 add_counters(const struct plan *p, struct code_list *list)
 {
 	int first = list->n;
 
-	for (int l = 0; l < p->nloops - p->nblock; l++) {
+	for (int l = 0; l < p->nloops - p->nblock - p->quant_line; l++) {
 		int bits = 8 << p->loop[l].counter, k = first;
 		struct code_item *it;
 

@@ -352,7 +352,7 @@ static void
 push_at(lua_State *L, const struct code_at *at, const struct code_push *cp)
 {
 	static const char *const kinds[] = {"local", "pointer", "offset", "index", "line",
-	                                    "staged", "float_line"};
+	                                    "staged", "float_line", "once"};
 
 	if (at->kind == AT_LOCAL) {
 		lua_pushvalue(L, cp->local);
@@ -390,7 +390,7 @@ push_item(lua_State *L, const struct code_item *it, const struct code_push *cp)
 		[CODE_LOCAL] = {"local", 0}, [CODE_TEMP] = {"temp", 0}, [CODE_STORE] = {"store", 0},
 		[CODE_LOOP] = {"loop", 1}, [CODE_ELEMENT] = {"element", 1},
 		[CODE_STREAM] = {"stream", 1}, [CODE_LINES] = {"lines", 1}, [CODE_IF] = {"if", 1},
-		[CODE_WIDEN] = {"widen", 0},
+		[CODE_WIDEN] = {"widen", 0}, [CODE_QUANT_LINE] = {"quant_line", 0},
 		[CODE_FENCE] = {"fence", 0}, [CODE_ORDER] = {"order", 0}, [CODE_UNUSED] = {"unused", 0}, [CODE_EMPTY] = {"empty", 0}
 	};
 
@@ -410,6 +410,11 @@ push_item(lua_State *L, const struct code_item *it, const struct code_push *cp)
 	case CODE_UNUSED:
 		set_int(L, "operand", it->operand + 1);
 		break;
+	case CODE_QUANT_LINE:
+		set_int(L, "loop", it->loop);
+		set_int(L, "to", (long long)it->to);
+		set_int(L, "pointer", it->pointer + 1);
+		/* fall through */
 	case CODE_TEMP:
 	case CODE_STORE:
 		set_int(L, "value", it->value + 1);
@@ -613,7 +618,7 @@ model_push_kernel(lua_State *L, const struct kernel *k)
 	static const char *const streams[] = {"none", "sized", "asked"};
 	static const char *const parallels[] = {"not_asked", "yes", "one_core", "small", "one_loop"};
 	static const char *const whys[] = {"asked", "empty", "small", "odd", "short", "multiple",
-	                                   "no_block", "size", "scalar", "stream"};
+	                                   "no_block", "size", "scalar", "stream", "quant_lines"};
 	const struct desc *d = k->desc;
 	const struct plan *p = &k->plan;
 	const struct bcast *b = &k->b;
@@ -673,6 +678,7 @@ model_push_kernel(lua_State *L, const struct kernel *k)
 	set_bool(L, "slp_only", p->slp_only);
 	set_bool(L, "sched_pressure", p->sched_pressure);
 	set_bool(L, "no_vector_loads", p->no_vector_loads);
+	set_bool(L, "quant_line", p->quant_line);
 	set_bool(L, "has_loops", p->has_loops);
 	set_bool(L, "contract", p->contract);
 	set_str(L, "stream", streams[p->stream]);

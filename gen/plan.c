@@ -1091,6 +1091,30 @@ streams_past_cache(const struct plan *p, const struct plan_request *rq)
 }
 
 /*
+** Return 1 if P's innermost loop can run as a quantized line helper: the
+** output moves one element an iteration, each input one or none, and
+** one input at least moves.
+*/
+static int
+quant_line_fits(const struct plan *p)
+{
+	const struct plan_loop *in;
+	int moving = 0;
+
+	if (p->nloops == 0)
+		return 0;
+	in = &p->loop[p->nloops - 1];
+	if (in->stride[p->nin] != 1)
+		return 0;
+	for (int i = 0; i < p->nin; i++) {
+		if (in->stride[i] != 0 && in->stride[i] != 1)
+			return 0;
+		moving += in->stride[i] == 1;
+	}
+	return moving > 0;
+}
+
+/*
 ** Choose P's strategy for RQ, its loops built and ordered (and its data
 ** counted, p->bytes): unroll up to the limit (and, for an expression of
 ** NODES nodes, up to PLAN_UNROLL_NODES nodes in all); else, for auto, a
@@ -1101,8 +1125,10 @@ streams_past_cache(const struct plan *p, const struct plan_request *rq)
 ** the innermost's tail split off so that the rest is a multiple of the
 ** lanes. For size, auto unrolls only what a loop would not make
 ** smaller (PLAN_SIZE_UNROLL_MAX), writes out no block and splits no
-** tail. Return 0, or -1 with an error in ERR when an unroll or a block
-** was asked where none can be.
+** tail. A quantized kernel whose target computes its innermost loop a
+** line at a time (quant_lines) runs loops, where that loop fits one.
+** Return 0, or -1 with an error in ERR when an unroll or a block was
+** asked where none can be.
 */
 static int
 choose_strategy(struct plan *p, const struct plan_request *rq, int nodes, struct strbuf *err)
@@ -1162,6 +1188,12 @@ choose_strategy(struct plan *p, const struct plan_request *rq, int nodes, struct
 	}
 	p->unroll_limit = limit;
 	p->why = WHY_ASKED;
+	if (rq->strategy == PLAN_AUTO && rq->goal == GOAL_SPEED && rq->stream != STREAM_ON
+	    && rq->quant && rq->target->quant_lines && quant_line_fits(p)) {
+		p->strategy = PLAN_LOOPS;
+		p->why = WHY_QUANT_LINES;
+		return 0;
+	}
 	if (rq->strategy == PLAN_AUTO && rq->goal == GOAL_SPEED && rq->stream != STREAM_ON
 	    && rq->target->small_code) {
 		choose_small_code(p, rq, limit, nodes);
@@ -1449,6 +1481,21 @@ chunk_of(const struct plan *p)
 }
 
 /*
+** Decide whether P, for RQ, runs its innermost loop as the runtime's
+** quantized line helper: a quantized kernel's loops, on a target whose
+** vector unit computes such lines (its quant_lines), not streamed, where
+** the loop fits (quant_line_fits); the line takes the loop's vector tail.
+*/
+static void
+choose_quant_line(struct plan *p, const struct plan_request *rq)
+{
+	p->quant_line = rq->quant && rq->target->quant_lines && p->strategy == PLAN_LOOPS
+	                && p->stream == STREAM_NONE && quant_line_fits(p);
+	if (p->quant_line)
+		p->loop[p->nloops - 1].tail = 0;
+}
+
+/*
 ** Decide whether P, for RQ, shares its outermost loop among threads: as
 ** --parallel asks, where the target has more than one core (its
 ** parallel_min), the result has parallel_min elements at least, and the
@@ -1579,6 +1626,7 @@ plan_build(struct plan *p, const struct bcast *b, const struct plan_request *rq,
 	p->contract = fma == (FMA_MULTIPLY | FMA_ADD);
 	mark_constant_args(p);
 	choose_f16_lines(p, rq);
+	choose_quant_line(p, rq);
 	choose_parallel(p, rq);
 	choose_store_order(p, rq);
 	derive(p);

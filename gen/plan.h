@@ -70,7 +70,9 @@ enum plan_why {
 	WHY_SCALAR,		/* auto for speed on a small-code target: as many
 				   elements written out as the code budget allows
 				   (without vectors), or else loops */
-	WHY_STREAM		/* auto with --stream on: streaming stores need a loop */
+	WHY_STREAM,		/* auto with --stream on: streaming stores need a loop */
+	WHY_QUANT_LINES		/* auto, quantized: the target computes the innermost
+				   loop a line at a time (its quant_lines) */
 };
 
 /* --stream: non-temporal stores for the output, as asked. */
@@ -291,8 +293,10 @@ enum code_at_kind {
 	AT_LINE,		/* the line's element at the lane */
 	AT_STAGED,		/* the input's float of the line at the lane: its f16
 				   elements converted at once */
-	AT_FLOAT_LINE		/* the float line's element at the lane, the line
+	AT_FLOAT_LINE,		/* the float line's element at the lane, the line
 				   converted to f16 at once when stored */
+	AT_ONCE			/* a quantized input's value, computed once before the
+				   loop along which it stays put: its step's temporary */
 };
 
 struct code_at {
@@ -335,6 +339,10 @@ enum code_kind {
 				   HOSTED), else ORELSE */
 	CODE_FENCE,		/* the streaming stores made visible */
 	CODE_ORDER,		/* the stores above before those below (BC_STORE_ORDER) */
+	CODE_QUANT_LINE,	/* loop LOOP, TO iterations, of a quantized kernel by the
+				   runtime's line helper: VALUE, the root, stored at
+				   POINTER, its inputs as READS say (AT_POINTER: moving
+				   one element an iteration; AT_ONCE: staying put) */
 	CODE_UNUSED,		/* OPERAND is not used */
 	CODE_EMPTY		/* nothing to do: the result has no elements */
 };
@@ -447,6 +455,10 @@ struct plan {
 					   permutes, where a loop moved in around it
 					   moves none of them (share_rebuilt) */
 	int nrebuilt;			/* how many; 0 where no loop was moved */
+	int quant_line;			/* quantized, on a target with quant_lines: the
+					   innermost loop runs as the runtime's line helper
+					   (CODE_QUANT_LINE), the output moving one element
+					   an iteration and each input one or none */
 	enum plan_goal goal;		/* what auto aimed for */
 	int needs_size64;		/* the result has more elements than a 32-bit size_t
 					   counts: the kernel refuses to compile where

@@ -21,20 +21,20 @@
 #define PARALLEL_MIN ((uint64_t)1 << 16)	/* see BENCHMARKS.md, Parallel */
 
 static const struct target targets[] = {
-	/* name        vector float  f16cvt nt cache    line unaligned int small fetch block loop short pressure parallel */
+	/* name        vector float  f16cvt nt cache    line unaligned int small fetch block loop short pressure parallel qlines */
 	{"generic",    64, F32_64, 0, 1, MIB(32), 64, 1, 64, 0, 32, 64, 6, 0, 0, PARALLEL_MIN,
-	 "the default: 64-byte vectors for the lanes, streaming, a 32 MiB cache"},
-	{"x86-64",     16, F32_64, F16_FOUND, 1, MIB(32), 64, 1, 64, 0, 32, 64, 6, 1, 0, PARALLEL_MIN, "x86-64 baseline: SSE2; F16C where the processor has it, asked at run time"},
-	{"x86-64-v2",  16, F32_64, F16_FOUND, 1, MIB(32), 64, 1, 64, 0, 32, 64, 6, 1, 0, PARALLEL_MIN, "SSE4.2, POPCNT; F16C as on x86-64"},
-	{"x86-64-v3",  32, F32_64, F16_BUILT, 1, MIB(32), 64, 1, 64, 0, 32, 64, 6, 0, 0, PARALLEL_MIN, "AVX2, FMA, F16C"},
-	{"x86-64-v4",  64, F32_64, F16_BUILT, 1, MIB(32), 64, 1, 64, 0, 32, 64, 6, 0, 0, PARALLEL_MIN, "AVX-512"},
-	{"cortex-m0",   0, 0,      0, 0, 0,        0, 0, 32, 1, 0, 64, 3, 0, 0, 0, "Armv6-M: no FPU, no SIMD"},
-	{"cortex-m4f",  0, TARGET_F32, F16_BUILT, 0, 0,    0, 0, 32, 1, 0, 64, 6, 0, 0, 0, "Armv7E-M with FPv4-SP"},
-	{"cortex-m7",   0, F32_64, F16_BUILT, 0, KIB(64), 32, 0, 32, 1, 0, 64, 6, 0, 0, 0, "Armv7E-M with FPv5-D16, 64 KiB caches"},
-	{"cortex-m55", 16, F_ALL,  F16_BUILT, 0, KIB(64), 32, 1, 32, 1, 0, 64, 6, 0, 0, 0, "Armv8.1-M with Helium (MVE)"},
-	{"rv32imac",    0, 0,      0, 0, 0,        0, 0, 32, 1, 0, 64, 5, 0, 1, 0, "RISC-V without an FPU"},
-	{"rv32imafc",   0, TARGET_F32, 0, 0, 0,    0, 0, 32, 1, 0, 64, 5, 0, 1, 0, "RISC-V with single-precision floats"},
-	{NULL, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, NULL}
+	 0, "the default: 64-byte vectors for the lanes, streaming, a 32 MiB cache"},
+	{"x86-64",     16, F32_64, F16_FOUND, 1, MIB(32), 64, 1, 64, 0, 32, 64, 6, 1, 0, PARALLEL_MIN, 0, "x86-64 baseline: SSE2; F16C where the processor has it, asked at run time"},
+	{"x86-64-v2",  16, F32_64, F16_FOUND, 1, MIB(32), 64, 1, 64, 0, 32, 64, 6, 1, 0, PARALLEL_MIN, 0, "SSE4.2, POPCNT; F16C as on x86-64"},
+	{"x86-64-v3",  32, F32_64, F16_BUILT, 1, MIB(32), 64, 1, 64, 0, 32, 64, 6, 0, 0, PARALLEL_MIN, 0, "AVX2, FMA, F16C"},
+	{"x86-64-v4",  64, F32_64, F16_BUILT, 1, MIB(32), 64, 1, 64, 0, 32, 64, 6, 0, 0, PARALLEL_MIN, 0, "AVX-512"},
+	{"cortex-m0",   0, 0,      0, 0, 0,        0, 0, 32, 1, 0, 64, 3, 0, 0, 0, 0, "Armv6-M: no FPU, no SIMD"},
+	{"cortex-m4f",  0, TARGET_F32, F16_BUILT, 0, 0,    0, 0, 32, 1, 0, 64, 6, 0, 0, 0, 0, "Armv7E-M with FPv4-SP"},
+	{"cortex-m7",   0, F32_64, F16_BUILT, 0, KIB(64), 32, 0, 32, 1, 0, 64, 6, 0, 0, 0, 0, "Armv7E-M with FPv5-D16, 64 KiB caches"},
+	{"cortex-m55", 16, F_ALL,  F16_BUILT, 0, KIB(64), 32, 1, 32, 1, 0, 64, 6, 0, 0, 0, 1, "Armv8.1-M with Helium (MVE)"},
+	{"rv32imac",    0, 0,      0, 0, 0,        0, 0, 32, 1, 0, 64, 5, 0, 1, 0, 0, "RISC-V without an FPU"},
+	{"rv32imafc",   0, TARGET_F32, 0, 0, 0,    0, 0, 32, 1, 0, 64, 5, 0, 1, 0, 0, "RISC-V with single-precision floats"},
+	{NULL, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, NULL}
 };
 
 /*
@@ -106,7 +106,7 @@ void
 target_list(struct strbuf *sb)
 {
 	sb_add(sb, "target       vector  floats       f16<->f32  streaming  cache     "
-	       "line  unaligned  int  code   fetch  block  loop  short  pressure  parallel\n");
+	       "line  unaligned  int  code   fetch  block  loop  short  pressure  parallel  qlines\n");
 	for (const struct target *t = targets; t->name; t++) {
 		struct strbuf floats = {0};
 		char cache[32], parallel[32] = "-";
@@ -120,7 +120,7 @@ target_list(struct strbuf *sb)
 		float_names(&floats, t->float_hw);
 		if (t->parallel_min)
 			snprintf(parallel, sizeof parallel, "%llu", (unsigned long long)t->parallel_min);
-		sb_printf(sb, "%-12s %-7d %-12s %-10s %-10s %-9s %-5d %-10s %-4d %-6s %-6d %-6d %-5d %-6s %-9s %s\n  %s\n",
+		sb_printf(sb, "%-12s %-7d %-12s %-10s %-10s %-9s %-5d %-10s %-4d %-6s %-6d %-6d %-5d %-6s %-9s %-9s %s\n  %s\n",
 		          t->name,
 		          t->vector_bytes, floats.s,
 		          t->f16_convert == F16_FOUND ? "run-time" : t->f16_convert ? "yes" : "no",
@@ -128,7 +128,8 @@ target_list(struct strbuf *sb)
 		          t->unaligned_cheap ? "yes" : "no",
 		          t->int_bits, t->small_code ? "small" : "-", t->fetch_bytes, t->block_max,
 		          t->loop_nodes, t->block_short ? "block" : "-",
-		          t->sched_pressure ? "ask" : "-", parallel, t->about);
+		          t->sched_pressure ? "ask" : "-", parallel, t->quant_lines ? "helium" : "-",
+		          t->about);
 		sb_free(&floats);
 	}
 }

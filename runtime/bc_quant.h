@@ -152,8 +152,9 @@ BC__Q_STEPS(s)
 static inline int32x4_t bc__q_mbqm_lt1_mve(int32x4_t v, int32_t m, int shift)
 {
 	v = vqrdmulhq_n_s32(v, m);
-	if (shift < 0)
-		v = vqaddq_s32(v, vshrq_n_s32(v, 31));	/* halves away from zero */
+	if (shift == 0)
+		return v;
+	v = vqaddq_s32(v, vshrq_n_s32(v, 31));	/* halves away from zero */
 	return vrshlq_n_s32(v, shift);
 }
 
@@ -173,44 +174,82 @@ static inline int32x4_t bc__q_out_mve(int32x4_t acc, int32_t m, int shift, int32
 
 	return vminq_s32(vmaxq_s32(r, vdupq_n_s32(lo)), vdupq_n_s32(hi));
 }
+
+/* An input of add or subtract, four lanes V: (V - ZERO) * 2^LEFT, as V * 2^LEFT + BASE. */
+static inline int32x4_t bc__q_in_mve(int32x4_t v, int32x4_t base, int left, int32_t m,
+                                     int shift)
+{
+	return bc__q_mbqm_lt1_mve(vmlaq_n_s32(base, v, (int32_t)((uint32_t)1 << left)), m, shift);
+}
 #else
 #define BC_Q_MVE 0
 #endif
 
-/* Helium's four lanes of T: load and store, predicated for the line's last elements. */
-#define BC__Q_MVE_LOAD_i8(p, i, pred) vldrbq_z_s32((p) + (i), pred)
-#define BC__Q_MVE_LOAD_i16(p, i, pred) vldrhq_z_s32((p) + (i), pred)
-#define BC__Q_MVE_STORE_i8(p, i, v, pred) vstrbq_p_s32((p) + (i), v, pred)
-#define BC__Q_MVE_STORE_i16(p, i, v, pred) vstrhq_p_s32((p) + (i), v, pred)
+/*
+ * Helium's four lanes of T at element i of an input P, or of the output:
+ * loaded and stored whole, or under the predicate pred for the line's
+ * last elements.
+ */
+#define BC__Q_MVE_LOAD_i8(p) vldrbq_s32((p) + i)
+#define BC__Q_MVE_LOAD_i16(p) vldrhq_s32((p) + i)
+#define BC__Q_MVE_LOAD_Z_i8(p) vldrbq_z_s32((p) + i, pred)
+#define BC__Q_MVE_LOAD_Z_i16(p) vldrhq_z_s32((p) + i, pred)
+#define BC__Q_MVE_STORE_i8(v) vstrbq_s32(out + i, v)
+#define BC__Q_MVE_STORE_i16(v) vstrhq_s32(out + i, v)
+#define BC__Q_MVE_STORE_P_i8(v) vstrbq_p_s32(out + i, v, pred)
+#define BC__Q_MVE_STORE_P_i16(v) vstrhq_p_s32(out + i, v, pred)
 
 #if BC_Q_MVE
-/* The line of add (SIGN 1) or subtract (-1) of T in Helium's lanes: double rounding. */
+/*
+ * A line in Helium's lanes: each input's four values A and B as the
+ * expressions say (LOAD(p) loads four of an input's elements; an input
+ * that stays put has its value in every lane), combined by COMBINE and
+ * stored through the output step: whole vectors, then the last one to
+ * three elements under a predicate. A loop for each input that may stay
+ * put, so that no lane asks which.
+ */
+#define BC__Q_MVE_BODY(A, B, COMBINE, LOAD, STORE)                                  \
+	{                                                                            \
+		int32x4_t a = A(LOAD, x), b = B(LOAD, y);                            \
+		STORE(bc__q_out_mve(COMBINE, om, os, oz, lo, hi));                   \
+	}
+#define BC__Q_MVE_LOOP(T, A, B, COMBINE)                                            \
+	{                                                                            \
+		size_t i = 0;                                                        \
+		for (; i + 4 <= n; i += 4)                                           \
+			BC__Q_MVE_BODY(A, B, COMBINE, BC__Q_MVE_LOAD_##T,            \
+			               BC__Q_MVE_STORE_##T)                          \
+		if (i < n) {                                                         \
+			mve_pred16_t pred = vctp32q((uint32_t)(n - i));              \
+			BC__Q_MVE_BODY(A, B, COMBINE, BC__Q_MVE_LOAD_Z_##T,          \
+			               BC__Q_MVE_STORE_P_##T)                        \
+		}                                                                    \
+	}
+#define BC__Q_MVE_LINES(T, A, B, COMBINE)                                            \
+	{                                                                            \
+		if (x && y)                                                          \
+			BC__Q_MVE_LOOP(T, A, B, COMBINE)                             \
+		else if (x)                                                          \
+			BC__Q_MVE_LOOP(T, A, BC__Q_MVE_ONCE_Y, COMBINE)              \
+		else                                                                 \
+			BC__Q_MVE_LOOP(T, BC__Q_MVE_ONCE_X, B, COMBINE)              \
+		return;                                                              \
+	}
+/* An input's four values: loaded by LOAD from P and requantized, or its offset; or its value once. */
+#define BC__Q_MVE_IN_X(LOAD, p) bc__q_in_mve(LOAD(p), x_base, xl, xm, xs)
+#define BC__Q_MVE_IN_Y(LOAD, p) bc__q_in_mve(LOAD(p), y_base, yl, ym, ys)
+#define BC__Q_MVE_OFF_X(LOAD, p) vsubq_n_s32(LOAD(p), zx)
+#define BC__Q_MVE_OFF_Y(LOAD, p) vsubq_n_s32(LOAD(p), zy)
+#define BC__Q_MVE_ONCE_X(LOAD, p) vdupq_n_s32(xv)
+#define BC__Q_MVE_ONCE_Y(LOAD, p) vdupq_n_s32(yv)
+/* The lines of add or subtract (SIGN 1 or -1), and multiply: double rounding. */
 #define BC__Q_MVE_ADD_LINE(T)                                                       \
-	for (size_t i = 0; i < n; i += 4) {                                          \
-		mve_pred16_t pred = vctp32q((uint32_t)(n - i));                      \
-		int32x4_t a = vdupq_n_s32(xv), b = vdupq_n_s32(yv);                  \
-		if (x)                                                               \
-			a = bc__q_mbqm_lt1_mve(vshlq_r_s32(vsubq_n_s32(              \
-				BC__Q_MVE_LOAD_##T(x, i, pred), zx), xl), xm, xs);   \
-		if (y)                                                               \
-			b = bc__q_mbqm_lt1_mve(vshlq_r_s32(vsubq_n_s32(              \
-				BC__Q_MVE_LOAD_##T(y, i, pred), zy), yl), ym, ys);   \
-		BC__Q_MVE_STORE_##T(out, i, bc__q_out_mve(sign > 0 ? vaddq_s32(a, b) \
-			: vsubq_s32(a, b), om, os, oz, lo, hi), pred);               \
-	}                                                                            \
-	return;
+	int32x4_t x_base = vdupq_n_s32((int32_t)((uint32_t)-zx << xl));              \
+	int32x4_t y_base = vdupq_n_s32((int32_t)((uint32_t)-zy << yl));              \
+	BC__Q_MVE_LINES(T, BC__Q_MVE_IN_X, BC__Q_MVE_IN_Y,                           \
+	                sign > 0 ? vaddq_s32(a, b) : vsubq_s32(a, b))
 #define BC__Q_MVE_MUL_LINE(T)                                                       \
-	for (size_t i = 0; i < n; i += 4) {                                          \
-		mve_pred16_t pred = vctp32q((uint32_t)(n - i));                      \
-		int32x4_t a = vdupq_n_s32(xv), b = vdupq_n_s32(yv);                  \
-		if (x)                                                               \
-			a = vsubq_n_s32(BC__Q_MVE_LOAD_##T(x, i, pred), zx);         \
-		if (y)                                                               \
-			b = vsubq_n_s32(BC__Q_MVE_LOAD_##T(y, i, pred), zy);         \
-		BC__Q_MVE_STORE_##T(out, i, bc__q_out_mve(vmulq_s32(a, b), om, os,   \
-			oz, lo, hi), pred);                                          \
-	}                                                                            \
-	return;
+	BC__Q_MVE_LINES(T, BC__Q_MVE_OFF_X, BC__Q_MVE_OFF_Y, vmulq_s32(a, b))
 #else
 #define BC__Q_MVE_ADD_LINE(T)
 #define BC__Q_MVE_MUL_LINE(T)

@@ -158,6 +158,12 @@ local function quant_step(v, a)
   return expr(name .. "(" .. table.concat(args, ", ") .. ")", PRIMARY)
 end
 
+-- "bc_q_add_line_i8_d": the line helper of a quantized kernel whose
+-- output step is value ROOT and whose inputs make value MADE.
+function quant_line_helper(root, made)
+  return "bc_q_" .. made.op .. "_line_" .. root.type .. (root.single and "_s" or "_d")
+end
+
 -- "x - (-3)": a number after an operator, in parentheses when negative.
 function signed_text(n)
   return n < 0 and "(" .. n .. ")" or tostring(n)
@@ -317,6 +323,28 @@ local statements = {
   widen = function(it)
     return line_conversion("bc_f16_to_f32_n", it.quiet, staged_name(it.operand),
       pointer(it.at.pointer) .. " + " .. counter(it.at.loop), it.line)
+  end,
+  -- "bc_q_add_line_i8_d(out_0, 256, x_0, 0, NULL, t0, -3, 20, ...);": the
+  -- innermost loop by the runtime's line helper (bc_quant.h), an input
+  -- that stays put as its step's value computed once; each input's
+  -- constants, then the output's
+  quant_line = function(it)
+    local root = values[it.value]
+    local made = values[root.args[1]]
+    local args, constants = {pointer(it.pointer), tostring(it.to)}, {}
+    for k, j in ipairs(made.args) do
+      local step, r = values[j], it.reads[k]
+      if r.kind == "once" then
+        args[#args + 1] = "NULL"
+        args[#args + 1] = "t" .. (step.temp or error("a quantized line's input that stays put is not computed once"))
+      else
+        args[#args + 1] = pointer(r.pointer)
+        args[#args + 1] = "0"
+      end
+      for _, c in ipairs(step.constants) do constants[#constants + 1] = tostring(c) end
+    end
+    for _, c in ipairs(root.constants) do constants[#constants + 1] = tostring(c) end
+    return quant_line_helper(root, made) .. "(" .. table.concat(args, ", ") .. ", " .. table.concat(constants, ", ") .. ");"
   end,
   fence = function() return "bc_stream_fence();" end,
   order = function() return "BC_STORE_ORDER();" end,

@@ -419,6 +419,8 @@ function en.why(p)
       (p.nloops == 1 and "a single loop leaves nothing around a block." or "the innermost loop, of " .. p.inner .. " iterations, is longer than a block of " .. p.block_max .. " elements.")
   elseif p.why == "size" then
     return s .. "with --optimize size, a loop is smaller than code written out from two elements on."
+  elseif p.why == "quant_lines" then
+    return s .. "the target, " .. p.target .. ", computes a quantized kernel's innermost loop a line at a time, in its vector unit, so the loops stay, the innermost one the runtime's line helper."
   end
   return s .. "--stream on needs a loop to stream from."
 end
@@ -460,6 +462,8 @@ function zh.why(p)
       (p.nloops == 1 and "只有一层循环，块外没有循环。" or "最内层循环 " .. p.inner .. " 次，比 " .. p.block_max .. " 个元素的块长。")
   elseif p.why == "size" then
     return s .. "用了 --optimize size，从两个元素起，循环比展开的代码小。"
+  elseif p.why == "quant_lines" then
+    return s .. "目标 " .. p.target .. " 用向量单元每次计算量化核函数最内层循环的一行，所以保留循环，最内层循环交给运行时的行函数。"
   end
   return s .. "--stream on 需要一个循环来做流式写入。"
 end
@@ -556,7 +560,13 @@ end
 function en.expr_unrolled(f) return "Unrolled, the expression " .. f .. " is computed in each element's own statement." end
 function zh.expr_unrolled(f) return "展开后，表达式 " .. f .. " 在每个元素自己的语句里计算。" end
 
--- A quantized kernel: its arithmetic, with its numbers.
+-- A quantized kernel: its innermost loop as a line helper; its arithmetic, with its numbers.
+function en.quant_line(helper, loop, n)
+  return "The innermost loop, " .. loop .. ", runs as the runtime's line helper " .. helper .. " (bc_quant.h), " .. n .. " elements a call: where the compiler targets Helium (Armv8.1-M's MVE, BC_Q_MVE), four at a time, with VQRDMULH for the rounding multiply and VRSHL for the rounding shift, the same bits as the scalar steps; elsewhere one at a time. An input that stays put along it is given as its value, computed once."
+end
+function zh.quant_line(helper, loop, n)
+  return "最内层循环 " .. loop .. " 由运行时的行函数 " .. helper .. "（bc_quant.h）执行，每次调用 " .. n .. " 个元素：编译器面向 Helium（Armv8.1-M 的 MVE，BC_Q_MVE）时每次四个，用 VQRDMULH 做舍入乘法、VRSHL 做舍入移位，结果与标量步骤逐位相同；否则逐个计算。沿它不动的输入直接传入算好一次的值。"
+end
 function en.quant_intro()
   return "The arithmetic is quantized, as TensorFlow Lite Micro computes it, with integers only. Each element q of an operand stands for the real number scale\003×\003(q\003−\003zero\003point):"
 end
