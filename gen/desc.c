@@ -253,7 +253,7 @@ quant_finish(struct desc *d, struct strbuf *err)
 	}
 	for (int i = 0; i < d->nops; i++)
 		if (strcmp(d->operand[i].name, "out") == 0) {
-			sb_add(err, "operand 'out' has the name ");
+			sb_add(err, "operand 'out' takes the name that ");
 			label(err, d, "quant");
 			sb_add(err, " gives the output: rename the operand");
 			return EXIT_INPUT;
@@ -280,7 +280,8 @@ quant_finish(struct desc *d, struct strbuf *err)
 			sb_printf(err, "a quantized kernel needs the scale and zero point of '%s': give ",
 			          name);
 			label(err, d, "quant");
-			sb_printf(err, " %s=SCALE,ZERO_POINT", name);
+			sb_printf(err, d->source == FROM_CLI ? " %s=SCALE,ZERO_POINT"
+			               : " its pair, %s = {SCALE, ZERO_POINT}", name);
 			return EXIT_USAGE;
 		}
 		sorted[k] = d->quant_given[at];

@@ -206,6 +206,34 @@ done <<EOF_CASES
 2|--explain s.lua -o k.c|bcastgen: error: --explain does not apply to a spec file: it answers for the operands of the command line
 2|--shape s.lua -o k.c|bcastgen: error: --shape does not apply to a spec file: it answers for the operands of the command line
 2|dir=x/s.lua|bcastgen: error: a spec file needs -o FILE.c
+2|--op add --dtype i8 --quant x=0.05,-3 --quant y=0.02,5 x=3 y=3|bcastgen: error: a quantized kernel needs the scale and zero point of 'out': give --quant out=SCALE,ZERO_POINT
+2|--op add --dtype i8 --quant x=0.05,-3 --quant y=0.02,5 --quant out=0.1,-1 --quant x=0.05,1 x=3 y=3|bcastgen: error: --quant of 'x' is given twice
+2|--op add --dtype i8 --quant x=0.05,-3 --quant y=0.02,5 --quant out=0.1,-1 --quant z=1,1 x=3 y=3|bcastgen: error: --quant names 'z', which is not an operand (nor out, the output)
+1|--op maximum --dtype i8 --quant x=0.05,-3 --quant y=0.02,5 --quant out=0.1,-1 x=3 y=3|bcastgen: error: a quantized kernel computes add, subtract or multiply, not 'maximum'
+2|--dtype i8 --quant x=0.05,-3 --quant y=0.02,5 --quant out=0.1,-1 --expr x+y x=3 y=3|bcastgen: error: --quant computes one op, add, subtract or multiply: a fused --expr is not quantized
+1|--op add --quant x=0.05,-3 --quant y=0.02,5 --quant out=0.1,-1 x=3 y=3|bcastgen: error: a quantized kernel computes in i8 or i16, not f32: give --dtype i8 or i16
+1|--op add --dtype u8 --quant x=0.05,3 --quant y=0.02,5 --quant out=0.1,1 x=3 y=3|bcastgen: error: a quantized kernel computes in i8 or i16, not u8: give --dtype i8 or i16
+1|--op add --dtype i16  --quant x=0.05,-3 --quant y=0.02,5 --quant out=0.1,-1 x=3 y=3|bcastgen: error: the zero point of 'x' is -3: TFLite Micro's i16 kernels need every zero point 0
+1|--op add --dtype i8 --quant x=0,1 --quant y=0.02,5 --quant out=0.1,-1 x=3 y=3|bcastgen: error: scale '0' of 'x' is not a positive, finite float32 (from 1.4e-45 to 3.40282e+38)
+1|--op add --dtype i8 --quant x=-0.5,1 --quant y=0.02,5 --quant out=0.1,-1 x=3 y=3|bcastgen: error: bad scale '-0.5' of 'x': expected a positive decimal number, such as 0.0472 or 4.72e-2
+1|--op add --dtype i8 --quant x=nan,1 --quant y=0.02,5 --quant out=0.1,-1 x=3 y=3|bcastgen: error: bad scale 'nan' of 'x': expected a positive decimal number, such as 0.0472 or 4.72e-2
+1|--op add --dtype i8 --quant x=inf,1 --quant y=0.02,5 --quant out=0.1,-1 x=3 y=3|bcastgen: error: bad scale 'inf' of 'x': expected a positive decimal number, such as 0.0472 or 4.72e-2
+1|--op add --dtype i8 --quant x=1e39,1 --quant y=0.02,5 --quant out=0.1,-1 x=3 y=3|bcastgen: error: scale '1e39' of 'x' is not a positive, finite float32 (from 1.4e-45 to 3.40282e+38)
+1|--op add --dtype i8 --quant x=0.05,128 --quant y=0.02,5 --quant out=0.1,-1 x=3 y=3|bcastgen: error: the zero point of 'x', 128, is out of i8's range, -128 to 127
+1|--op add --dtype i8 --quant x=0.05,1.5 --quant y=0.02,5 --quant out=0.1,-1 x=3 y=3|bcastgen: error: bad zero point '1.5' of 'x': expected an integer
+1|--op add --dtype i8 --quant x=0.05,-3 --quant y=0.02,5 --quant out=0.1,-1 x:i16=3 y=3|bcastgen: error: operand 'x' is stored as i16, but the quantized kernel is i8: its operands and output share one dtype
+1|--op add --dtype i8 --quant x=0.05,-3 --quant y=0.02,5 --quant out=0.1,-1 --out-dtype i16 x=3 y=3|bcastgen: error: the quantized kernel is i8, its output i16: its operands and output share one dtype
+1|--op add --dtype i8 --quant x=0.05,-3 --quant y=0.02,5 --quant out=0.1,-1 x=3 y=3 z=3|bcastgen: error: a quantized add takes two operands, got 3
+1|--op add --dtype i8 --quant x=0.05,-3 --quant out=0.1,-1 x=3 out=3|bcastgen: error: operand 'out' takes the name that --quant gives the output: rename the operand
+2|--op add --dtype i8 --activation relu x=3 y=3|bcastgen: error: --activation applies to quantized kernels: give --quant for each operand and for out
+2|--op add --dtype i8 --rounding single x=3 y=3|bcastgen: error: --rounding applies to quantized kernels: give --quant for each operand and for out
+1|--op add --dtype i8 --quant x=0.05,-3 --quant y=0.02,5 --quant out=0.1,-1 --activation relu7 x=3 y=3|bcastgen: error: bad activation 'relu7': expected none, relu, relu6 or relu_n1_to_1
+1|--op add --dtype i8 --quant x=0.05,-3 --quant y=0.02,5 --quant out=1e-9,-1 x=3 y=3|bcastgen: error: the multiplier of 'out', 95.367435758885748, is not between 0 and 1: TFLite Micro refuses these scales (QuantizeMultiplierSmallerThanOneExp)
+1|--op mul --dtype i8 --quant x=1000,-3 --quant y=1000,5 --quant out=1e-6,-1 x=3 y=3|bcastgen: error: the output multiplier 1000000002524.7573 needs a left shift of 40, past 30: TFLite Micro's 1 << shift is undefined there under double rounding (--rounding single saturates it)
+1|--op add --dtype i8 --quant x=0.05,-3 --quant y=0.02,5 --quant out=1e-30,-1 --activation relu6 x=3 y=3|bcastgen: error: the multiplier of 'out', 9.5367432759293013e+22, is not between 0 and 1: TFLite Micro refuses these scales (QuantizeMultiplierSmallerThanOneExp)
+1|--op mul --dtype i8 --quant x=0.05,-3 --quant y=0.02,5 --quant out=1e-30,-1 --rounding single --activation relu6 x=3 y=3|bcastgen: error: the activation's bound 6 / 1e-30 does not fit int32
+1|--op add --dtype i8 --quant x=0.05 x=3 y=3|bcastgen: error: bad --quant 'x=0.05': expected NAME=SCALE,ZERO_POINT, such as x=0.0472,-3
+1|--op add --dtype i8 --quant x=0x1p3,1 x=3 y=3|bcastgen: error: bad scale '0x1p3' of 'x': expected a positive decimal number, such as 0.0472 or 4.72e-2
 EOF_CASES
 set +f
 

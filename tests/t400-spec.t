@@ -89,6 +89,13 @@ done <<'EOF_CASES'
 1|kernel "a" { op = "add", "x=3" }\nkernel "a" { op = "mul", "x=3" }|bad.lua:2: error: kernel 'a' is declared twice (first on line 1)
 1|kernel "a" { opp = "add", "x=3" }|bad.lua:1: error: kernel 'a': unknown field 'opp' (there are inplace axis strategy unroll_limit loop_order stream parallel cache_size target tune optimize out_shape op expr dtype out_dtype quant activation rounding lang, and the operands)
 1|kernel "a" { op = {}, "x=3" }|bad.lua:1: error: kernel 'a': field 'op': expected a string or an integer, not a table
+1|kernel "a" { op = "add", dtype = "i8", quant = 5, "x=3", "y=3" }|bad.lua:1: error: kernel 'a': field 'quant': expected a table without a metatable, such as { x = {0.0472, -3}, y = {0.0123, 5}, out = {0.081, -1} }
+1|kernel "a" { op = "add", dtype = "i8", quant = { x = {0.05}, y = {0.02, 5}, out = {0.1, -1} }, "x=3", "y=3" }|bad.lua:1: error: kernel 'a': field 'quant': 'x' needs {SCALE, ZERO_POINT}, such as {0.0472, -3}
+1|kernel "a" { op = "add", dtype = "i8", quant = { x = {0.05, -3.5}, y = {0.02, 5}, out = {0.1, -1} }, "x=3", "y=3" }|bad.lua:1: error: kernel 'a': field 'quant': 'x' needs {SCALE, ZERO_POINT}, such as {0.0472, -3}
+1|kernel "a" { op = "add", dtype = "i8", quant = { {0.05, -3} }, "x=3", "y=3" }|bad.lua:1: error: kernel 'a': field 'quant': its keys are the operands' names and out
+1|kernel "a" { op = "add", dtype = "i8", quant = { x = {0.05, -3}, y = {0.02, 5} }, "x=3", "y=3" }|bad.lua:1: error: kernel 'a': a quantized kernel needs the scale and zero point of 'out': give field 'quant' its pair, out = {SCALE, ZERO_POINT}
+1|kernel "a" { op = "add", dtype = "i8", quant = { x = {-0.05, -3}, y = {0.02, 5}, out = {0.1, -1} }, "x=3", "y=3" }|bad.lua:1: error: kernel 'a': field 'quant': bad scale '-0.05' of 'x': expected a positive decimal number, such as 0.0472 or 4.72e-2
+1|kernel "a" { op = "add", dtype = "i8", activation = "relu", "x=3", "y=3" }|bad.lua:1: error: kernel 'a': field 'activation' applies to quantized kernels: give field 'quant' for each operand and for out
 1|kernel "a" { inplace = 1, "x=3" }|bad.lua:1: error: kernel 'a': field 'inplace': expected true or false, not a number
 1|kernel "a" { "x=3", 5 }|bad.lua:1: error: kernel 'a': operand 2 is not a string like "x=2,3"
 1|kernel "a" { op = "add", "x=3", [7] = "y=3" }|bad.lua:1: error: kernel 'a': a key that is not a field name (operands are the strings in order: "x=2,3", "y=3")
