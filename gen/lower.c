@@ -450,7 +450,8 @@ add_counters(const struct plan *p, struct code_list *list)
 
 /*
 ** Lay out P's body as code items in P's code, from P's decisions, the
-** result's shape from B. Assumes P is planned, its offsets and values
+** result's shape from B: the counters, the quantized inputs' tables,
+** then the loop nest. Assumes P is planned, its offsets and values
 ** computed once set.
 */
 void
@@ -479,6 +480,14 @@ lower_code(struct plan *p, const struct bcast *b)
 		it->reads = reads_at(&lw, &first);
 	} else {
 		add_counters(p, code);
+		for (int i = 0; i < p->nin; i++)
+			if (p->read[i].table) {
+				struct code_item *it = add(code, CODE_QUANT_TABLE);
+
+				it->operand = i;
+				it->to = p->read[i].table_count;
+				it->value = p->read[i].table_step;
+			}
 		add_nest(&lw, code, 0, b);
 		if (p->stream != STREAM_NONE) {
 			struct code_item *it = add(code, CODE_IF);

@@ -253,6 +253,9 @@ set_reads(lua_State *L, const struct plan *p)
 		set_bool(L, "widen", r->widen);
 		set_bool(L, "staged", r->staged);
 		set_bool(L, "quiet", r->quiet);
+		set_bool(L, "table", r->table);
+		if (r->table)
+			set_int(L, "table_count", (long long)r->table_count);
 		lua_rawseti(L, -2, i + 1);
 	}
 	lua_setfield(L, -2, "reads");
@@ -391,6 +394,7 @@ push_item(lua_State *L, const struct code_item *it, const struct code_push *cp)
 		[CODE_LOOP] = {"loop", 1}, [CODE_ELEMENT] = {"element", 1},
 		[CODE_STREAM] = {"stream", 1}, [CODE_LINES] = {"lines", 1}, [CODE_IF] = {"if", 1},
 		[CODE_WIDEN] = {"widen", 0}, [CODE_QUANT_LINE] = {"quant_line", 0},
+		[CODE_QUANT_TABLE] = {"quant_table", 0},
 		[CODE_FENCE] = {"fence", 0}, [CODE_ORDER] = {"order", 0}, [CODE_UNUSED] = {"unused", 0}, [CODE_EMPTY] = {"empty", 0}
 	};
 
@@ -409,6 +413,11 @@ push_item(lua_State *L, const struct code_item *it, const struct code_push *cp)
 	case CODE_LOCAL:
 	case CODE_UNUSED:
 		set_int(L, "operand", it->operand + 1);
+		break;
+	case CODE_QUANT_TABLE:
+		set_int(L, "operand", it->operand + 1);
+		set_int(L, "to", (long long)it->to);
+		set_int(L, "value", it->value + 1);
 		break;
 	case CODE_QUANT_LINE:
 		set_int(L, "loop", it->loop);

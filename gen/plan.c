@@ -386,6 +386,42 @@ add_node(struct plan *p, const struct plan_request *rq, int i)
 }
 
 /*
+** Return how many elements input I of P has where it is stretched along
+** a loop outside one it moves in (its strides are 0 in the one, not in
+** the other), else 0: the elements of the loops it moves in.
+*/
+static uint64_t
+stretched_outside(const struct plan *p, int i)
+{
+	uint64_t n = 1;
+	int stays = 0, stretched = 0;
+
+	for (int l = 0; l < p->nloops; l++) {
+		stays |= p->loop[l].stride[i] == 0;
+		stretched |= stays && p->loop[l].stride[i] != 0;
+		n *= p->loop[l].stride[i] != 0 ? p->loop[l].extent : 1;
+	}
+	return stretched ? n : 0;
+}
+
+/*
+** Return 1 if input I of P's quantized kernel for RQ is requantized once
+** into a table (plan_read table): add or subtract, loops or a block, on a
+** target that does not compute lines (its quant_lines), the input
+** stretched along a loop outside one it moves in, and its table within
+** PLAN_QUANT_TABLE bytes (PLAN_QUANT_TABLE_SMALL on a small-code row).
+*/
+static int
+quant_tabled(const struct plan *p, const struct plan_request *rq, int i)
+{
+	uint64_t n = stretched_outside(p, i);
+	uint64_t most = (rq->target->small_code ? PLAN_QUANT_TABLE_SMALL : PLAN_QUANT_TABLE) / 4;
+
+	return rq->quant->op != OP_ID_MULTIPLY && !rq->target->quant_lines
+	       && (p->strategy == PLAN_LOOPS || p->strategy == PLAN_BLOCK) && n > 0 && n <= most;
+}
+
+/*
 ** Add the value of RQ's quantized kernel (quant.h) as TFLite Micro
 ** computes an element; return the root. Each input is read and brought
 ** to int32 by a step of its own (QSTEP_INPUT for add and subtract: the
@@ -395,7 +431,9 @@ add_node(struct plan *p, const struct plan_request *rq, int i)
 ** combines the two in int32, where they cannot overflow (add, subtract:
 ** each below 2^29 in magnitude; multiply: below 2^16 for i8, 2^30 for
 ** i16 whose zero points are 0), and QSTEP_OUTPUT requantizes the result
-** to the output's scale, adds its zero point and clamps it.
+** to the output's scale, adds its zero point and clamps it. An input
+** requantized into a table (quant_tabled) is read from it instead: its
+** step only spells the table's elements.
 */
 static int
 add_quant(struct plan *p, const struct plan_request *rq)
@@ -427,9 +465,18 @@ add_quant(struct plan *p, const struct plan_request *rq)
 			memcpy(step.constant, c, sizeof c);
 			step.nconstants = 4;
 		}
-		p->read[k].uses++;
 		step.arg[0] = add_value(p, &read);
 		v.arg[k] = add_value(p, &step);
+		if (quant_tabled(p, rq, k)) {
+			p->value[v.arg[k]].hoistable = 0;
+			p->read[k].table = 1;
+			p->read[k].table_step = v.arg[k];
+			p->read[k].table_count = stretched_outside(p, k);
+			p->quant_tables++;
+			read.type = v.type;
+			v.arg[k] = add_value(p, &read);
+		}
+		p->read[k].uses++;
 	}
 	out.arg[0] = add_value(p, &v);
 	p->quant = 1;

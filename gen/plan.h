@@ -32,6 +32,10 @@
 #define PLAN_CONVERT_NODES 12	/* an f16 converted to or from a float, in software */
 #define PLAN_QUANT_NODES 12	/* a step of a quantized kernel: a 64-bit multiply,
 				   its rounding, a rounding shift, a clamp */
+#define PLAN_QUANT_TABLE 4096	/* the bytes of a quantized input's table at most
+				   (1024 elements), on the stack */
+#define PLAN_QUANT_TABLE_SMALL 1024	/* and on a small-code row, whose stack is
+					   small too: 256 elements */
 #define PLAN_SPLIT_MIN 4	/* elements a block split from a loop holds at least:
 				   with 2, the loop the split adds costs more than
 				   it saves (make size: 7.0 instructions an element
@@ -167,6 +171,14 @@ struct plan_read {
 	int quiet;		/* staged, and every value reading it quiets a signalling
 				   NaN: its conversion need not keep one signalling */
 	int uses;		/* how many times the value uses it */
+	int table;		/* a quantized input of add or subtract, stretched along
+				   a loop outside one it moves in: its elements are
+				   requantized once, before the loops, into a table of
+				   int32 laid out as it is, which the kernel reads in
+				   its place (quant_tables) */
+	int table_step;		/* a table's step: the value that spells its elements,
+				   applied to the input's element */
+	uint64_t table_count;	/* a table's elements: the input's */
 };
 
 enum value_kind {
@@ -339,6 +351,8 @@ enum code_kind {
 				   HOSTED), else ORELSE */
 	CODE_FENCE,		/* the streaming stores made visible */
 	CODE_ORDER,		/* the stores above before those below (BC_STORE_ORDER) */
+	CODE_QUANT_TABLE,	/* input OPERAND's TO elements requantized by value VALUE
+				   into its table, before the loops */
 	CODE_QUANT_LINE,	/* loop LOOP, TO iterations, of a quantized kernel by the
 				   runtime's line helper: VALUE, the root, stored at
 				   POINTER, its inputs as READS say (AT_POINTER: moving
@@ -475,6 +489,7 @@ struct plan {
 					   from the pointers of the loop around it */
 	int libm;			/* a value needs the runtime's bc_math.h */
 	int quant;			/* the kernel is quantized: bc_quant.h */
+	int quant_tables;		/* inputs read from their tables (plan_read table) */
 	enum plan_store store;		/* how the value becomes the output's element */
 	int contract;			/* a float multiply may meet an add: keep them apart,
 					   under gcc's GNU dialects too */

@@ -42,17 +42,17 @@ static inline int32_t bc__q_wrap32(int64_t x)
 /*
  * gemmlowp's SaturatingRoundingDoublingHighMul: the high half of 2*A*B,
  * a nudge of 2^30 (1 - 2^30 below zero) added and divided by 2^31 with
- * C's truncating division; INT32_MIN * INT32_MIN saturates.
+ * C's truncating division; INT32_MIN * INT32_MIN saturates.  For either
+ * sign that is floor((A*B + 2^30) / 2^31), a product rounded with halves
+ * up, which is computed here: one shift, no branch on the sign.
  */
 static inline int32_t bc__q_srdhm(int32_t a, int32_t b)
 {
-	int64_t ab = (int64_t)a * b;
-	int64_t s = ab >= 0 ? ab + (INT64_C(1) << 30) : ab + 1 - (INT64_C(1) << 30);
+	int64_t t = (int64_t)a * b + (INT64_C(1) << 30);
 
 	if (a == INT32_MIN && b == INT32_MIN)
 		return INT32_MAX;
-	/* divided by 2^31, truncated: |s| < 2^62, so -s does not overflow */
-	return (int32_t)(s >= 0 ? s >> 31 : -(-s >> 31));
+	return (int32_t)(t < 0 ? ~(~t >> 31) : t >> 31);
 }
 
 /* gemmlowp's RoundingDivideByPOT: X / 2^E (0 to 31) rounded, halves away from zero. */
@@ -104,13 +104,33 @@ static inline int32_t bc_q_offset(int32_t v, int32_t zero)
 	return v - zero;
 }
 
+/*
+ * bc_q_input_d in 32-bit arithmetic.  With X = V - ZERO, an i8's or
+ * i16's offset, X * 2^LEFT does not wrap, and SRDHM(X * 2^LEFT, M) is
+ * floor((X*M + 2^(30 - LEFT)) / 2^(31 - LEFT)); M split at bit 31 - LEFT
+ * into a high part MH and a low part ML makes that X*MH + floor((X*ML +
+ * 2^(30 - LEFT)) / 2^(31 - LEFT)), each product within 32 bits for these
+ * offsets (|X| <= 255 with LEFT 20, |X| <= 32768 with LEFT 15; other
+ * values wrap, defined).  Compilers vectorize it in 32-bit lanes.
+ */
+static inline int32_t bc_q_input_d(int32_t v, int32_t zero, int left, int32_t m, int shift)
+{
+	uint32_t x = (uint32_t)v - (uint32_t)zero;
+	int low = 31 - left;
+	uint32_t mh = (uint32_t)m >> low, ml = (uint32_t)m & (((uint32_t)1 << low) - 1u);
+	int32_t frac = bc__q_floor_shift(bc_wrap_i32((uint64_t)(x * ml + ((uint32_t)1 << (low - 1)))),
+	                                 low);
+
+	return bc__q_rdbpot(bc_wrap_i32((uint64_t)(x * mh + (uint32_t)frac)), -shift);
+}
+
+/* bc_q_input_s: single rounding, in 64 bits. */
+static inline int32_t bc_q_input_s(int32_t v, int32_t zero, int left, int32_t m, int shift)
+{
+	return bc__q_mbqm_s(bc__q_wrap32((int64_t)((uint32_t)(v - zero) << left)), m, shift);
+}
+
 #define BC__Q_STEPS(R)                                                            \
-static inline int32_t bc_q_input_##R(int32_t v, int32_t zero, int left, int32_t m, \
-                                     int shift)                                   \
-{                                                                                 \
-	return bc__q_mbqm_##R(bc__q_wrap32((int64_t)((uint32_t)(v - zero) << left)),  \
-	                      m, shift);                                              \
-}                                                                                 \
 static inline int32_t bc__q_output_##R(int32_t acc, int32_t m, int shift,          \
                                        int32_t zero, int32_t lo, int32_t hi)       \
 {                                                                                 \

@@ -205,14 +205,33 @@ local function parameter(o)
   return o > #operands and result_name() or operands[o].name
 end
 
+-- "y_q": the table of quantized input I's elements requantized, which
+-- the kernel reads in its place.
+function table_name(i)
+  local op = operands[i].name
+  return declare(op .. "_q", "the table of " .. op .. "'s elements requantized in kernel '" .. name .. "'")
+end
+
+-- Whether operand O is read from its table: an input's elements requantized.
+local function tabled(o)
+  return o <= #operands and reads[o].table
+end
+
+-- The C type of an element of operand O as the kernel reads it: its
+-- dtype's, or int32_t from its table.
+local function read_ctype(o)
+  return tabled(o) and "int32_t" or ctype(o > #operands and out_dtype or operands[o].dtype)
+end
+
 -- "x_0": the name of pointer K of the kernel's pointers, which its
--- loop moves through its operand; without a loop, the parameter itself.
--- Each is named once, and kept in POINTER_NAMES.
+-- loop moves through its operand (an input's table, where it has one);
+-- without a loop, the parameter itself, or the table. Each is named
+-- once, and kept in POINTER_NAMES.
 local pointer_names = {}
 local function pointer(k)
   if not pointer_names[k] then
     local p = pointers[k]
-    local base = parameter(p.operand)
+    local base = tabled(p.operand) and table_name(p.operand) or parameter(p.operand)
     pointer_names[k] = p.loop and declare(base .. "_" .. p.loop,
       "a pointer kernel '" .. name .. "' moves through " .. base) or base
   end
@@ -299,12 +318,13 @@ local statements = {
   end,
   pointer = function(it)
     local o = pointers[it.pointer].operand
-    local pointee = o > #operands and ctype(out_dtype) or "const " .. ctype(operands[o].dtype)
+    local pointee = (o > #operands and "" or "const ") .. read_ctype(o)
     return pointee .. " *" .. pointer(it.pointer) .. " = " .. pointer(it.from) .. ";"
   end,
   ["local"] = function(it)
     local i = it.operand
-    return "const " .. vtype(operands[i].dtype) .. " " .. local_name(i) .. " = " .. input_value(i, it.at) .. ";"
+    local t = tabled(i) and "int32_t" or vtype(operands[i].dtype)
+    return "const " .. t .. " " .. local_name(i) .. " = " .. input_value(i, it.at) .. ";"
   end,
   -- with the text it computes as a comment, unless it is a temporary
   -- only to keep the code shallow
@@ -404,6 +424,18 @@ blocks = {
       text = text .. "  /* [" .. table.concat(it.index, ",") .. "] */"
     end
     into[#into + 1] = string.rep("\t", depth) .. text
+  end,
+  -- "int32_t y_q[8];" ... "for (y_k = 0; y_k < 8; y_k++) y_q[y_k] = ...;":
+  -- a quantized input's elements requantized once, into its table
+  quant_table = function(it, depth, into)
+    local tabs, i = string.rep("\t", depth), it.operand
+    local op, q = operands[i].name, table_name(i)
+    local k = declare(op .. "_k", "the counter of " .. op .. "'s table in kernel '" .. name .. "'")
+    local step = values[it.value]
+    into[#into + 1] = tabs .. "int32_t " .. q .. "[" .. it.to .. "];\t/* each " .. op .. " requantized once: " .. quant_text(values, step) .. " */"
+    into[#into + 1] = tabs .. "uint_fast16_t " .. k .. ";"
+    into[#into + 1] = tabs .. "for (" .. k .. " = 0; " .. k .. " < " .. it.to .. "; " .. k .. "++)"
+    into[#into + 1] = tabs .. "\t" .. q .. "[" .. k .. "] = " .. quant_step(step, expr(op .. "[" .. k .. "]", PRIMARY)).text .. ";"
   end,
   -- the head: the elements before the output's first line boundary
   stream = function(it, depth, into)

@@ -617,6 +617,12 @@ function zh.quant_rounding(double)
   if double then return "MBQM 舍入两次，与 TFLite Micro 的默认构建相同（--rounding double）：gemmlowp 的 SaturatingRoundingDoublingHighMul 对 64 位乘积的高半部分舍入，RoundingDivideByPOT 再对右移舍入，一半时远离零。" end
   return "MBQM 只舍入一次，与用 TFLITE_SINGLE_ROUNDING 构建的 TFLite Micro 相同（--rounding single）：64 位乘积加上 2^(31 − s) 的一半，再右移 31 − s 位。"
 end
+function en.quant_table(name, table, n)
+  return name .. " is stretched along a loop outside one it moves in: requantized element by element, each of its " .. n .. " elements would be requantized again in every iteration of that loop. So its elements are requantized once, before the loops, into a table, " .. table .. ", which the loops read in its place."
+end
+function zh.quant_table(name, table, n)
+  return name .. " 沿着它在其中移动的循环之外的一层循环被扩展：逐个元素再量化的话，它的 " .. n .. " 个元素在那层循环的每次迭代里都要重新再量化一遍。所以在所有循环之前把它的元素一次性再量化进表 " .. table .. "，循环读这张表来代替它。"
+end
 function en.quant_once(name, inner, at) return name .. " does not move in " .. inner .. ", so its requantized value is computed " .. at .. "." end
 function zh.quant_once(name, inner, at) return name .. " 在 " .. inner .. " 里不移动，所以它再量化后的值" .. at .. "。" end
 

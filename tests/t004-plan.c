@@ -747,6 +747,55 @@ test_quant(void)
 	ok1(build() == 0 && p.ntemps == 1 && is_step(&p.value[p.temps[0]], QSTEP_OFFSET, 0, 1)
 	    && p.value[p.temps[0]].constant[0] == -3 && p.value[p.temps[0]].level == 1);
 	ok1(is_op(arg(root(), 0), "multiply", "i32", FORM_INFIX));
+	/* y stretched along a loop outside the one it moves in: requantized
+	 * once into its table, which the loops read in its place */
+	ok1(quantized(&q, OP_ID_ADD, 8, -3, 5) == 0);
+	request("x:i8=1,16,16,8 y:i8=8", "add", "i8");
+	rq.quant = &q;
+	rq.strategy = PLAN_LOOPS;
+	ok1(build() == 0 && p.quant_tables == 1 && p.read[1].table && !p.read[0].table
+	    && p.read[1].table_count == 8);
+	ok1(is_read(arg(arg(root(), 0), 1), 1, "i32") && p.ntemps == 0);
+	ok1(is_step(&p.value[p.read[1].table_step], QSTEP_INPUT, 1, 4)
+	    && p.value[p.read[1].table_step].constant[0] == 5);
+	rq.strategy = PLAN_BLOCK;
+	ok1(build() == 0 && p.strategy == PLAN_BLOCK && p.read[1].table);
+	/* not unrolled, not past the table's bytes, not where the target computes lines */
+	rq.strategy = PLAN_UNROLL;
+	rq.unroll_limit = 512;
+	request("x:i8=4,8 y:i8=8", "add", "i8");
+	rq.quant = &q;
+	rq.strategy = PLAN_UNROLL;
+	ok1(build() == 0 && !p.read[1].table);
+	request("x:i8=2,1025 y:i8=1025", "add", "i8");
+	rq.quant = &q;
+	ok1(build() == 0 && !p.read[1].table);
+	request("x:i8=2,257 y:i8=257", "add", "i8");
+	rq.quant = &q;
+	rq.target = target_find("cortex-m4f");
+	ok1(build() == 0 && !p.read[1].table);	/* 1028 bytes: past a small-code row's 1024 */
+	request("x:i8=2,256 y:i8=256", "add", "i8");
+	rq.quant = &q;
+	rq.target = target_find("cortex-m4f");
+	ok1(build() == 0 && p.read[1].table);
+	request("x:i8=1,16,16,8 y:i8=8", "add", "i8");
+	rq.quant = &q;
+	rq.target = target_find("cortex-m55");
+	ok1(build() == 0 && !p.read[1].table && p.quant_line && p.why == WHY_QUANT_LINES);
+	/* a line on the Cortex-M55: y staying put in it is given as its value */
+	request("x:i8=64,256 y:i8=64,1", "add", "i8");
+	rq.quant = &q;
+	rq.target = target_find("cortex-m55");
+	ok1(build() == 0 && p.quant_line && p.ntemps == 1 && p.loop[1].tail == 0);
+	ok1(p.code.n >= 1 && p.code.item[p.code.n - 1].kind == CODE_LOOP
+	    && p.code.item[p.code.n - 1].body.item[p.code.item[p.code.n - 1].body.n - 1].kind
+	       == CODE_QUANT_LINE);
+	/* multiply has no table: its offsets cost a subtraction */
+	ok1(quantized(&q, OP_ID_MULTIPLY, 8, -3, 5) == 0);
+	request("x:i8=1,16,16,8 y:i8=8", "multiply", "i8");
+	rq.quant = &q;
+	rq.strategy = PLAN_LOOPS;
+	ok1(build() == 0 && !p.read[1].table);
 	/* what TFLite Micro refuses: an output multiplier of 1 or more */
 	q = (struct quant){.op = OP_ID_ADD, .bits = 8, .name = {"x", "y", "out"},
 	                   .scale = {0.05f, 0.02f, 1e-9f}};
