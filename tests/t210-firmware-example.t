@@ -6,6 +6,9 @@
 # generates the kernels through the installed Make fragment) for the
 # Cortex-M4F, the second runs it under QEMU: it says pass and exits 0;
 # with one expected value changed it says fail and exits 1.
+# Its quantized kernels' expected values, a dozen elements each in
+# main.c, are TFLite Micro's: tests/quant_oracle.py computes them from
+# kernels.lua's scales and zero points and main.c's inputs.
 # Its start-up code built for a Cortex-M55 at -O3 turns the FPU on
 # before any vector instruction, and runs on QEMU's mps3-an547.
 . "$(dirname "$0")/lib.sh"
@@ -42,7 +45,7 @@ check $? "its first: the example generates its kernels and builds firmware.elf" 
 (cd fw && eval "$(sed -n 2p ../cmds)") >out 2>&1
 rc=$?
 cp out log
-[ $rc = 0 ] && [ "$(tail -n 1 out)" = pass ] && [ "$(grep -c ': pass$' out)" = 3 ]
+[ $rc = 0 ] && [ "$(tail -n 1 out)" = pass ] && [ "$(grep -c ': pass$' out)" = 5 ]
 check $? "its second, make run: every kernel passes under QEMU, exit status 0" log
 
 # Later makes, given no BCASTGEN_MK, use the one the first was given.
@@ -111,6 +114,49 @@ else
 	n=$((n + 1))
 fi
 
+# main.c's expected values of the quantized kernels against the oracle
+# (TFLite Micro's math): the scales and zero points as bcastgen read them
+# from kernels.lua (its banners' command lines), the inputs and the
+# chosen elements as main.c has them.
+if /usr/bin/python3 -c 'import numpy' >/dev/null 2>&1; then
+	/usr/bin/python3 - "$TESTS" fw/main.c fw/kernels.c >log 2>&1 <<'PY'
+import re, sys
+sys.path.insert(0, sys.argv[1])
+import quant_oracle as q
+main = open(sys.argv[2]).read()
+kernels = open(sys.argv[3]).read()
+
+def array(name):
+    m = re.search(r"\b%s\[\w*\] = \{([^}]*)\}" % name, main)
+    return [int(v) for v in m.group(1).replace(",", " ").split()]
+
+def formula(name):
+    m = re.search(r"\b%s\[i\] = \(int8_t\)\((i \* \d+ %% \d+ - \d+)\);" % name, main)
+    return lambda i: eval(m.group(1), {"i": i})   # C's % on i >= 0 is Python's
+
+def params(kernel, op):
+    made = re.search(r"^ \*   bcastgen .* --name %s .*$" % kernel, kernels, re.M).group(0)
+    quant = {n: (s, int(z)) for n, s, z in re.findall(r"--quant (\w+)=([^,]+),(-?\d+)", made)}
+    act = re.search(r"--activation (\S+)", made)
+    x, y = re.findall(r" (\w+):i8=", made)     # the operands, in order
+    return q.params(op, "int8", {"x": quant[x], "y": quant[y], "out": quant["out"]},
+                    act.group(1) if act else "none")
+
+pm, pa = params("se_scale", "mul"), params("residual", "add")
+feat, skip, gate = formula("feat"), formula("skip"), array("gate")
+se = lambda i: q.element(pm, feat(i), gate[i % 16])
+picked = array("picked")
+want = [se(i) for i in picked], [q.element(pa, se(i), skip(i)) for i in picked]
+got = array("se_want"), array("residual_want")
+print("picked", picked, "\nwant", want, "\ngot ", got)
+assert len(picked) == 12 and len(set(picked)) == 12 and got == tuple(want)
+PY
+	check $? "main.c's expected values of se_scale and residual are TFLite Micro's (tests/quant_oracle.py)" log
+else
+	echo "ok $((n + 1)) # SKIP /usr/bin/python3 has no numpy (python3-numpy): the quantized values unchecked"
+	n=$((n + 1))
+fi
+
 # A kernel's wrong result must show: change one expected value.
 sed 's/20767, 21768,/20767, 21769,/' fw/main.c >main.c.new && ! cmp -s main.c.new fw/main.c
 check $? "the test can change an expected value" log
@@ -120,6 +166,17 @@ rc=$?
 cp out log
 [ $rc != 0 ] && grep -qx fail out && grep -q '^offset: fail$' out
 check $? "with a wrong expected value: offset fails, the program says fail, exit status non-zero" log
+
+# And one of a quantized kernel's: se_scale's output at element 78 (109).
+sed 's/-128, -104, -128, 109,/-128, -104, -128, 110,/' "$top/examples/firmware/main.c" >fw/main.c &&
+	! cmp -s fw/main.c "$top/examples/firmware/main.c"
+check $? "the test can change a quantized kernel's expected value" log
+mk -s run >out 2>&1
+rc=$?
+cp out log
+[ $rc != 0 ] && grep -qx fail out && grep -q '^se_scale: fail$' out && grep -q '^offset: pass$' out &&
+	grep -q '^residual: pass$' out
+check $? "with it: se_scale fails (residual, which reads se_scale's output, passes), exit status non-zero" log
 
 mk clean >log 2>&1 && ls -A fw >>log && [ "$(ls -A fw)" = "$(ls -A "$top/examples/firmware")" ]
 check $? "make clean removes what make wrote, .bcastgen-mk included" log

@@ -5,3 +5,21 @@ kernel "bias_relu" { expr = "max(x*w + b, 0)", optimize = "size",
 	"x=2,3,4", "w=3,1", "b=3,1" }
 kernel "above"     { op = "greater", optimize = "size", "x=2,3,4", "t=3,1" }
 kernel "offset"    { op = "add", optimize = "size", "a:i16=2,3,4", "c:i16=4" }
+
+-- Two int8 ops of a quantized model, bit for bit as TensorFlow Lite Micro
+-- computes them. Their scales and zero points are the model's: each scale
+-- is the float32 the .tflite holds, written with %.9g (the text reads back
+-- as that float32), as tflite_quant.py prints them.
+-- A squeeze-and-excitation block's scaling: a feature map x (a ReLU6's
+-- output, 0 to 6 in 255 steps) times a per-channel gate s (a sigmoid's
+-- output, 1/256 steps from 0).
+kernel "se_scale" { op = "multiply", dtype = "i8", optimize = "size",
+	quant = { x = {"0.0235294122", -128}, s = {"0.00390625", -128},
+	          out = {"0.0219607837", -128} },
+	"x:i8=1,8,8,16", "s:i8=1,1,1,16" }
+-- The residual connection: the block's output a plus its input b (from
+-- -5.2 to 6.9), with the ReLU fused into the add.
+kernel "residual" { op = "add", dtype = "i8", activation = "relu", optimize = "size",
+	quant = { a = {"0.0219607837", -128}, b = {"0.047450982", -18},
+	          out = {"0.0392156877", -128} },
+	"a:i8=1,8,8,16", "b:i8=1,8,8,16" }
