@@ -685,6 +685,7 @@ model_push_kernel(lua_State *L, const struct kernel *k)
 	set_int(L, "vector_bytes", k->desc->target->vector_bytes);
 	set_int(L, "align_loops", p->align_loops);
 	set_bool(L, "slp_only", p->slp_only);
+	set_bool(L, "vectors_512", p->vectors_512);
 	set_bool(L, "sched_pressure", p->sched_pressure);
 	set_bool(L, "no_vector_loads", p->no_vector_loads);
 	set_bool(L, "quant_line", p->quant_line);

@@ -1659,6 +1659,7 @@ plan_build(struct plan *p, const struct bcast *b, const struct plan_request *rq,
 	p->align_loops = p->has_loops && rq->goal == GOAL_SPEED ? rq->target->fetch_bytes : 0;
 	p->sched_pressure = rq->target->sched_pressure && p->nblock > 0;
 	root = rq->quant ? add_quant(p, rq) : add_node(p, rq, e->root);
+	p->vectors_512 = rq->quant && rq->target->vector_bytes == 64 && p->strategy != PLAN_EMPTY;
 	root = convert(p, root, e->node[e->root].type, rq->out_dtype);
 	if (rq->out_dtype->compute)
 		set_store(p, root);

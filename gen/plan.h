@@ -438,6 +438,8 @@ struct plan {
 	int sched_pressure;		/* statements are written out, on a target whose
 					   compilers must be asked to count registers when
 					   they schedule them (its sched_pressure) */
+	int vectors_512;		/* quantized, on a row of 64-byte vectors: ask gcc for
+					   them where it targets AVX-512 (BC_VECTORS_512) */
 	int slp_only;			/* the loop around a block is shorter than a vector:
 					   ask the compiler to vectorize the block, not
 					   across that loop's iterations */

@@ -66,6 +66,7 @@
 
 /* Begin quant_add_relu */
 BC_OPTIMIZE(BC_LOOPS(32), BC_NO_MEMCPY)
+BC_VECTORS_512
 void quant_add_relu(const int8_t *BC_RESTRICT x, const int8_t *BC_RESTRICT y, int8_t *BC_RESTRICT out)
 {
 	uint_fast8_t i0;

@@ -63,6 +63,7 @@
 
 /* Begin quant_sub_i16_block */
 BC_OPTIMIZE(BC_LOOPS(32), BC_NO_MEMCPY)
+BC_VECTORS_512
 void quant_sub_i16_block(const int16_t *BC_RESTRICT a, const int16_t *BC_RESTRICT b, int16_t *BC_RESTRICT out)
 {
 	uint_fast8_t i0;
