@@ -7,7 +7,8 @@ that bcastgen accepts for it (unroll, loops, block, auto with --optimize
 speed, auto with --optimize size: the generic row's), with auto for each
 firmware target's own row (--target ROW, for speed: "auto --target"), and
 write two more implementations of the same shapes: the runtime's generic
-iterator (runtime/bc_ref.h) and a hand-written loop nest.  Compile each to
+iterator (runtime/bc_ref.h) and a hand-written loop nest (for a quantized
+case, a TFLM-style loop instead: see the checks).  Compile each to
 an object of its own for the five firmware targets at -Os and -O2 (the
 Cortex-M55 also at -O3, and with clang at -O2) and read its .text bytes.
 Where the case's buffers fit the target's RAM (and it has at most
@@ -31,14 +32,30 @@ Then the checks, for each case and target, with gcc:
     FPU's VCVTB (BC__F16_VCVT: the Cortex-M4F, the M55 with gcc), auto
     --target runs no more instructions per element than the same kernel
     built with -DBC_F16_PORTABLE (bc.h's portable conversions), measured
-    in a program of its own (with the normal kernel: the same bytes out).
+    in a program of its own (with the normal kernel: the same bytes out);
+  - for each quantized case of QUANT_CASES (--quant: TFLite Micro's int8
+    and int16 add, subtract and multiply), on the Cortex-M4F at -O2,
+    auto --target runs at most QUANT_RATIO (0.45) times the instructions
+    per element of a TFLM-style loop, unless KNOWN_QUANT says why.  The
+    loop (implementation tflm: bench/tflm_ref.h, through a wrapper of
+    the kernel's signature) reads Prepare's constants (tests/
+    quant_oracle.py's) and the shapes at run time, runs TFLM's flat loop
+    for equal shapes and its 6-D broadcast loop otherwise, and
+    requantizes both inputs for every element; where the shapes are
+    equal, tflm6d is the same forced through the 6-D loop (reported).
+    Not in the main table, which has no hand loop or bc_ref.h walk for
+    these cases; in the section "Quantized kernels", with the Cortex-
+    M55's goal (M55_GOAL instructions per element for an int8 add and
+    multiply, checked).
 Prints the table, writes it as markdown (OUT/SIZE.md, with a summary of
 where --optimize size is larger than the hand-written loop, one of auto
 --target against the strategies per target, the Cortex-M55's Helium, the
-FPU's f16 conversions against the portable code and a legend of the
-cases' ops and shapes) and as TSV (OUT/size.tsv; the portable build's
-row is auto --target's as implementation target_portable), and exits 1
-when a check fails or a program does not build or run.
+FPU's f16 conversions against the portable code, the quantized kernels
+against the TFLM-style loop and a legend of the cases' ops and shapes)
+and as TSV (OUT/size.tsv; the portable build's row is auto --target's as
+implementation target_portable; the TFLM-style loops' rows tflm and
+tflm6d), and exits 1 when a check fails or a program does not build or
+run.
 
   bench/size.py --gen build/bcastgen --out build/size [--only ID,...]
                 [--targets m4f,m55]
@@ -61,6 +78,7 @@ import shlex
 import shutil
 import subprocess
 import sys
+import threading
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -150,6 +168,29 @@ SIZE_CASES = [
     # element, where bias_f16 is too large to run under QEMU
     ("f16_bias", ["x:f16=1,16,16,8", "y:f16=8"]),
 ]
+# The quantized kernels (bc_quant.h), each with the scales and zero points
+# of a model, small enough to be counted on the Cortex-M4F and the M55:
+# the cases of the check against the TFLM-style loop (see QUANT_RATIO),
+# which each of them must pass (bench/cases.txt's, too large to count,
+# are built only).
+QUANT_CASES = [
+    (cid, ["--op", op, "--dtype", dt] + sum((["--quant", q] for q in qs), []) + extra + shapes)
+    for cid, op, dt, qs, extra, shapes in [
+        # a bias per row (the y input requantized once a row)
+        ("q8_add_bcast", "add", "i8", ["x=0.0472,-3", "y=0.0123,5", "out=0.081,-1"], [],
+         ["x=64,256", "y=64,1"]),
+        # two activations of the same shape (a residual add)
+        ("q8_add_same", "add", "i8", ["x=0.0472,-3", "y=0.0123,5", "out=0.081,-1"], [],
+         ["x=64,256", "y=64,256"]),
+        # a scale per channel, NHWC, with a ReLU
+        ("q8_mul", "mul", "i8", ["x=0.0472,-3", "y=0.0123,5", "out=0.081,-1"],
+         ["--activation", "relu"], ["x=1,8,8,16", "y=1,1,1,16"]),
+        # int16 (zero points 0, as TFLM's int16 kernels need) plus a row
+        ("q16_add", "add", "i16", ["x=0.000472,0", "y=0.000123,0", "out=0.00081,0"], [],
+         ["x=16,256", "y=256"]),
+    ]
+]
+SIZE_CASES += QUANT_CASES
 
 # The checks of auto --target against the strategies bcastgen emitted for
 # the case (unroll, loops, block, auto speed, auto size), for each case and
@@ -161,7 +202,13 @@ SIZE_CASES = [
 # Exceptions, with why, measured: (case, target) -> reason.
 SLOWER_BY = 1.05
 BIGGER_BY = 4.0
-KNOWN_SLOWER = {}
+KNOWN_SLOWER = {
+    ("fived", "rv32imafc"):
+        "auto --target keeps what it writes out within 4 times the loops' code in "
+        "nodes (PLAN_CODE_GROWTH): 7 elements, 178 bytes at -O2, 3.8 instructions "
+        "per element; the 35 of --strategy block run 3.3 but take 502 bytes, past "
+        "that budget (and 3.9 times the smallest strategy's 128)",
+}
 KNOWN_BIGGER = {}
 
 # Cases where --optimize size may be larger than another strategy at -Os,
@@ -195,6 +242,35 @@ KNOWN_LARGER = {
 F16_CASE = "f16_bias"
 PORTABLE = "target_portable"
 TITLE[PORTABLE] = "auto --target with -DBC_F16_PORTABLE"
+
+# The quantized kernels (bcastgen's --quant: TFLite Micro's int8 and int16
+# add, subtract and multiply, bit for bit) against a TFLM-style loop
+# (bench/tflm_ref.h: the parameters read at run time, TFLM's flat loop
+# for equal shapes and its 6-D broadcast loop with each input's offset
+# advanced by run-time strides otherwise, both inputs requantized for
+# every element), implementation TFLM of every case with --quant; it is
+# not in the main table (its columns are the strategies'), but in the
+# section "Quantized kernels" and in size.tsv (with TFLM6D).  The check: on QUANT_CORE
+# at QUANT_LEVEL, auto --target runs at most QUANT_RATIO times the TFLM-
+# style loop's instructions per element, for each quantized case,
+# unless KNOWN_QUANT says why ((case, target) -> reason, measured).
+# The Cortex-M55's goal, at most M55_GOAL instructions per element at
+# -O2 for an int8 add and an int8 multiply (M55_GOAL_OPS), is checked
+# too, and reported with the share of MVE instructions.
+TFLM = "tflm"
+TITLE[TFLM] = "TFLM-style loop"
+# For a case whose inputs have the same shape, where TFLM's Eval (and the
+# TFLM-style loop) runs the flat loop: the TFLM-style loop forced through
+# the 6-D broadcast loop, reported only.
+TFLM6D = "tflm6d"
+TITLE[TFLM6D] = "TFLM-style 6-D loop"
+TFLM_REF = os.path.join(HERE, "tflm_ref.h")
+QUANT_RATIO = 0.45
+QUANT_CORE = "m4f"
+QUANT_LEVEL = "-O2"
+KNOWN_QUANT = {}
+M55_GOAL = 6.0
+M55_GOAL_OPS = (("add", "int8"), ("mul", "int8"))
 
 ELEM_BYTES = {"float": 4, "bc_f16": 2, "int8_t": 1, "uint8_t": 1,
               "int16_t": 2, "uint16_t": 2, "int32_t": 4, "uint32_t": 4,
@@ -414,6 +490,125 @@ def sig(params):
                      for t, n, c in params)
 
 
+# bcastgen's names of the quantized ops, as tests/quant_oracle.py's.
+QUANT_OPS = {"add": "add", "sub": "sub", "subtract": "sub", "mul": "mul", "multiply": "mul"}
+QUANT_DTYPES = {"int8_t": "int8", "int16_t": "int16"}
+
+
+def quant_of(words):
+    """A quantized case's words as a dict: op and dtype (tests/
+    quant_oracle.py's names), quant {operand: (scale, zero point)} (the
+    text of each --quant), activation, rounding, shapes {operand: [dims]}
+    and order (the operands in order); None for a case without
+    --quant."""
+    if "--quant" not in words:
+        return None
+    op, operands, options = case_parts(words)
+    q = {"op": QUANT_OPS.get(op.replace("`", "")), "quant": {}, "activation": "none",
+         "rounding": "double", "shapes": {}, "order": [], "dtype": None}
+    for k in range(0, len(options) - 1):
+        w, v = options[k], options[k + 1]
+        if w == "--quant":
+            name, _, sz = v.partition("=")
+            scale, _, zero = sz.partition(",")
+            q["quant"][name] = (scale, int(zero))
+        elif w in ("--activation", "--rounding"):
+            q[w[2:]] = v
+        elif w == "--dtype":
+            q["dtype"] = {"i8": "int8", "i16": "int16"}.get(v)
+    for o in operands:
+        name, _, dims = o.partition("=")
+        name, _, dt = name.partition(":")
+        if q["dtype"] is None and dt:
+            q["dtype"] = {"i8": "int8", "i16": "int16"}.get(dt)
+        q["order"].append(name)
+        q["shapes"][name] = [int(d) for d in dims.split(",") if d]
+    return q
+
+
+_ORACLE = []
+_ORACLE_LOCK = threading.Lock()
+
+
+def quant_oracle():
+    """tests/quant_oracle.py (TFLM's Prepare and kernels in Python), loaded
+    once (prepare runs in threads), without writing its bytecode into
+    tests/."""
+    with _ORACLE_LOCK:
+        if _ORACLE:
+            return _ORACLE[0]
+        import importlib.util
+        spec = importlib.util.spec_from_file_location(
+            "quant_oracle", os.path.join(TOP, "tests", "quant_oracle.py"))
+        mod = importlib.util.module_from_spec(spec)
+        keep, sys.dont_write_bytecode = sys.dont_write_bytecode, True
+        try:
+            spec.loader.exec_module(mod)
+        except ImportError as e:
+            die("tests/quant_oracle.py: %s (make deps installs python3-numpy)" % e)
+        finally:
+            sys.dont_write_bytecode = keep
+        _ORACLE.append(mod)
+        return mod
+
+
+def write_tflm(path, name, words, params, dims, always_broadcast=False):
+    """The case through bench/tflm_ref.h, as TFLite Micro's Eval runs its
+    reference kernel: Prepare's constants (tests/quant_oracle.py's
+    params(), not bcastgen's) and the tensors' shapes in a struct of the
+    program's data (NAME_op: external, so the compiler cannot know its
+    values), read at run time; the pointers without restrict, as TFLM
+    passes them.  ALWAYS_BROADCAST: the 6-D broadcast loop for equal
+    shapes too (TFLM_REF_ALWAYS_BROADCAST)."""
+    q = quant_of(words)
+    outp = [p for p in params if not p[2]][0]
+    ins = [p for p in params if p[2]]
+    if len(ins) != 2 or len(params) != 3 or q["op"] is None:
+        die("%s: a quantized add, subtract or multiply of two inputs only" % name)
+    dtype = QUANT_DTYPES[outp[0]]
+    names = [ins[0][1], ins[1][1], outp[1]]
+    p = quant_oracle().params(q["op"], dtype, {
+        "x": q["quant"][names[0]], "y": q["quant"][names[1]], "out": q["quant"][names[2]]},
+        q["activation"], q["rounding"])
+    shapes = [q["shapes"][names[0]], q["shapes"][names[1]], dims]
+    if any(len(s) > 6 for s in shapes):
+        die("%s: TFLM's broadcast loop has 6 dimensions at most" % name)
+    fields = [("input1_offset", -p["zx"]), ("input2_offset", -p["zy"]),
+              ("output_offset", p["zo"])]
+    if q["op"] == "mul":
+        fields += [("output_multiplier", p["out_mult"]), ("output_shift", p["out_shift"])]
+    else:
+        fields += [("left_shift", p["left_shift"]),
+                   ("input1_multiplier", p["x_mult"]), ("input1_shift", p["x_shift"]),
+                   ("input2_multiplier", p["y_mult"]), ("input2_shift", p["y_shift"]),
+                   ("output_multiplier", p["out_mult"]), ("output_shift", p["out_shift"])]
+    fields += [("output_activation_min", p["lo"]), ("output_activation_max", p["hi"])]
+    for f, s in zip(("input1", "input2", "output"), shapes):
+        fields.append((f, "{%d, {%s}}" % (len(s), ", ".join(str(n) for n in s) or "0")))
+    lines = ["/* %s: this case as TFLite Micro's reference kernel runs it (bench/tflm_ref.h):"
+             % name,
+             " * Prepare's constants (%s %s, %s rounding, activation %s) and the shapes"
+             % (dtype, q["op"], q["rounding"], q["activation"]),
+             " * read at run time from %s_op. */" % name,
+             "#include <stdint.h>"]
+    if q["rounding"] == "single":
+        lines.append("#define TFLM_REF_SINGLE_ROUNDING 1")
+    if always_broadcast:
+        lines.append("#define TFLM_REF_ALWAYS_BROADCAST 1")
+    lines += ['#include "tflm_ref.h"',
+              "struct tflm_ref_op %s_op = {" % name]
+    lines += ["\t.%s = %s," % f for f in fields]
+    lines += ["};",
+              "void %s(%s)" % (name, ", ".join("%s%s *%s" % ("const " if c else "", t, n)
+                                              for t, n, c in params)),
+              "{",
+              "\ttflm_ref_%s_i%s(&%s_op, %s, %s, %s);" % (
+                  q["op"], dtype[3:], name, names[0], names[1], names[2]),
+              "}"]
+    with open(path, "w") as fh:
+        fh.write("\n".join(lines) + "\n")
+
+
 # ------------------------------------------------- the program
 
 def write_driver(path, impls, params, count, elems):
@@ -507,7 +702,9 @@ SECTIONS
 def prepare(gen, out, cid, words, targets, others=True):
     """Generate the case's implementations in OUT/CID/: the strategies,
     auto for each target's row (in OUT/CID/target_ID/), and unless OTHERS
-    is false bc_ref.h's walk and the hand loop.  Returns a dict: impls
+    is false bc_ref.h's walk and the hand loop (not for a quantized
+    case, which has the TFLM-style loop instead, TFLM, even without
+    OTHERS).  Returns a dict: impls
     [(variant, function, .c)], timpls {target id: (function, .c)},
     keys {.c: its code_key} of bcastgen's, params, dims, count, why
     (variants that do not apply, and why; for auto --target, "target
@@ -541,17 +738,31 @@ def prepare(gen, out, cid, words, targets, others=True):
             continue
         timpls[t["id"]] = (fn, c)
         keys[c] = code_key(fn, c)
-    op = op_of(words)
+    quant = "--quant" in words
+    op = None if quant else op_of(words)
     for v, writer in (("ref", write_ref), ("hand", write_hand)):
         if not others:
             continue
         if op is None:
-            why[v] = "not written for this op"
+            why[v] = ("not written for quantized kernels (their reference is the "
+                      "TFLM-style loop)" if quant else "not written for this op")
             continue
         fn = "%s_%s" % (cid, v)
         c = os.path.join(d, fn + ".c")
         writer(c, fn, op, params, dims, strides)
         impls.append((v, fn, c))
+    if quant:
+        # the TFLM-style loop, also for --only-check: its check reads it
+        fn = "%s_%s" % (cid, TFLM)
+        c = os.path.join(d, fn + ".c")
+        write_tflm(c, fn, words, params, dims)
+        impls.append((TFLM, fn, c))
+        q = quant_of(words)
+        if len(set(tuple(s) for s in q["shapes"].values())) == 1 and others:
+            fn = "%s_%s" % (cid, TFLM6D)
+            c = os.path.join(d, fn + ".c")
+            write_tflm(c, fn, words, params, dims, always_broadcast=True)
+            impls.append((TFLM6D, fn, c))
     count = 1
     for n in dims:
         count *= n
@@ -605,12 +816,13 @@ def input_elems(params, dims, strides):
 
 def compiler(t, level):
     """The command that compiles for target t at level: gcc with the
-    target's flags, or for a level "clang -OX" the target's clang."""
+    target's flags, or for a level "clang -OX" the target's clang; the
+    runtime's headers and bench/'s (tflm_ref.h) on the include path."""
     if level.startswith("clang "):
         cmd = t["clang"].split() + level.split()[1:]
     else:
         cmd = [t["tool"] + "gcc"] + t["flags"].split() + [level]
-    return cmd + CFLAGS.split() + ["-I" + RUNTIME]
+    return cmd + CFLAGS.split() + ["-I" + RUNTIME, "-I" + HERE]
 
 
 def unit_dir(gen_dir, t, level):
@@ -955,6 +1167,151 @@ def check_f16(rows):
     return bad
 
 
+def quant_by(rows):
+    """The quantized cases' rows, as check's (the cases with a TFLM-style
+    loop), as {(case, target, level): {variant: (bytes, instructions per
+    element)}}."""
+    qcases = set(r[0] for r in rows if r[3] == TFLM)
+    by = {}
+    for cid, tid, level, v, b, ipe in rows:
+        if cid in qcases and b is not None:
+            by.setdefault((cid, tid, level), {})[v] = (b, ipe)
+    return by
+
+
+def check_quant(rows):
+    """The check of the quantized kernels, on rows as check's: on
+    QUANT_CORE at QUANT_LEVEL, for each case with a TFLM-style loop,
+    auto --target's instructions per element at most QUANT_RATIO times
+    the loop's, unless KNOWN_QUANT says why; a case of QUANT_CASES not
+    counted fails, another (bench/cases.txt's, too large) is skipped.
+    Returns (failures, known, passed): lines, each beginning with its
+    case."""
+    bad, known, good = [], [], []
+    mine = set(cid for cid, words in QUANT_CASES)
+    for (cid, tid, level), vs in sorted(quant_by(rows).items()):
+        if tid != QUANT_CORE or level != QUANT_LEVEL or TFLM not in vs:
+            continue
+        t, r = vs.get("target"), vs[TFLM]
+        if cid not in mine and (t is None or t[1] is None) and r[1] is None:
+            continue        # too large to count: built only
+        if t is None or t[1] is None or r[1] is None:
+            bad.append("%s on %s at %s: not counted (auto --target: %s, the TFLM-style "
+                       "loop: %s)" % (cid, tid, level, "not built" if t is None else
+                                      cell(t + (None,)), cell(r + (None,))))
+            continue
+        q = t[1] / r[1]
+        line = ("%s on %s at %s: auto --target runs %.2f instructions per element, the "
+                "TFLM-style loop %.2f: %.2fx, %s %.2fx" % (
+                    cid, tid, level, t[1], r[1], q,
+                    "within" if q <= QUANT_RATIO else "more than", QUANT_RATIO))
+        if q <= QUANT_RATIO:
+            good.append(line)
+        elif (cid, tid) in KNOWN_QUANT:
+            known.append(line + " (known: %s)" % KNOWN_QUANT[(cid, tid)])
+        else:
+            bad.append(line)
+    return bad, known, good
+
+
+def m55_goal(cases, results):
+    """The Cortex-M55's goal for the quantized int8 add and multiply
+    (M55_GOAL_OPS): auto --target's instructions per element at -O2 with
+    gcc at most M55_GOAL, a line per such case counted and per such case
+    of QUANT_CASES (the other levels in parentheses), and a failure for
+    each past it.  Returns (lines, failures), each beginning with
+    its case."""
+    t = next((t for t in TARGETS if t["id"] == "m55"), None)
+    lines, bad = [], []
+    if t is None:
+        return lines, bad
+    mine = set(cid for cid, words in QUANT_CASES)
+    for cid, words in cases:
+        q = quant_of(words)
+        if q is None or (q["op"], q["dtype"]) not in M55_GOAL_OPS:
+            continue
+        r = results.get((cid, t["id"], "-O2"), ({}, ""))[0].get("target")
+        if cid not in mine and (r is None or r[1] is None):
+            continue        # bench/cases.txt's, too large to count
+        if r is None or r[1] is None:
+            line = "%s (%s %s) on m55 at -O2: auto --target not counted" % (
+                cid, q["dtype"], q["op"])
+            met = False
+        else:
+            met = r[1] <= M55_GOAL
+            others = []
+            for level in levels_of(t):
+                o = results.get((cid, t["id"], level), ({}, ""))[0].get("target")
+                if level != "-O2" and o is not None and o[1] is not None:
+                    others.append("%s %.2f" % (level, o[1]))
+            line = ("%s (%s %s) on m55 at -O2: auto --target runs %.2f instructions per "
+                    "element, %s of them MVE (%s): %s %g, %.1fx it" % (
+                        cid, q["dtype"], q["op"], r[1],
+                        "none" if not r[2] else "%.2f" % r[2], ", ".join(others) or "-",
+                        "within the goal," if met else "the goal not met: more than",
+                        M55_GOAL, r[1] / M55_GOAL))
+        lines.append(line)
+        if not met:
+            bad.append(line)
+    return lines, bad
+
+
+def quant_section(cases, results, qgood, qknown, qbad, goal):
+    """The section of the quantized kernels as markdown lines (none
+    without a case that has a TFLM-style loop): the check's lines, the
+    Cortex-M55's goal, and a table of auto --target against the
+    TFLM-style loop for each case, target and level counted or built."""
+    mine = set(cid for cid, words in QUANT_CASES)
+    qcases = [(cid, words) for cid, words in cases if quant_of(words) is not None]
+    if not qcases:
+        return []
+    # the cases counted somewhere (bench/cases.txt's are too large: their
+    # bytes are in the main table and size.tsv)
+    qcases = [(cid, words) for cid, words in qcases if cid in mine or any(
+        r[1] is not None for (c2, tid, level), (res, note) in results.items() if c2 == cid
+        for r in res.values())]
+    md = ["| kernel | target | flags | auto --target | TFLM-style loop | instructions, "
+          "auto / TFLM | bytes, auto / TFLM | TFLM-style 6-D loop |",
+          "|" + " --- |" * 8]
+    for cid, words in qcases:
+        for t in TARGETS:
+            for level in levels_of(t):
+                res = results.get((cid, t["id"], level), ({}, ""))[0]
+                a, r = res.get("target"), res.get(TFLM)
+                if a is None and r is None:
+                    continue
+                md.append("| %s | %s | %s | %s | %s | %s | %s | %s |" % (
+                    cid, t["id"], level, cell(a), cell(r),
+                    ratio(a and a[1], r and r[1]), ratio(a and a[0], r and r[0]),
+                    cell(res.get(TFLM6D))))
+    checks = ["- " + l for l in qgood] + ["- " + l for l in qknown] + [
+        "- " + l + " (**failed**)" for l in qbad]
+    return ["## Quantized kernels against a TFLM-style loop", "",
+            "bcastgen's quantized kernels (`--quant`: TensorFlow Lite Micro's int8 and int16 "
+            "add, subtract and multiply, bit for bit; their constants computed by bcastgen "
+            "and folded into the code) against a TFLM-style loop (bench/tflm_ref.h, written "
+            "from the semantics of TFLM's reference kernels): Prepare's constants (computed "
+            "by tests/quant_oracle.py) and the shapes read at run time from the program's "
+            "data; as TFLM's Eval, the flat loop (ElementWise) for inputs of the same "
+            "shape and otherwise the 6-D broadcast loop (BroadcastAdd6DSlow, "
+            "BroadcastMul6DSlow: each input's strides from the shapes at run time, its "
+            "offset advanced by them for every element); both inputs requantized for every "
+            "element (gemmlowp's SaturatingRoundingDoublingHighMul and RoundingDivideByPOT, "
+            "the exponent a run-time value). Every implementation of a case gives the "
+            "same bytes (the program checks it). Each cell: .text bytes (instructions per "
+            "element), as in the table below; TFLM-style 6-D loop: the same loop forced "
+            "through the broadcast loop where the shapes are equal (reported only). The "
+            "quantized cases of bench/cases.txt, too large to count, are built only: their "
+            "bytes are in the table below, and the TFLM-style loop's in size.tsv.", "",
+            "The check, on %s at %s with gcc: `auto --target` at most %gx the TFLM-style "
+            "loop's instructions per element, for each case:" % (
+                QUANT_CORE, QUANT_LEVEL, QUANT_RATIO), ""] + checks + [
+            "", "The check on the Cortex-M55: at most %g instructions per element at -O2 "
+            "(gcc) for an int8 add and an int8 multiply (with how many of them are Helium's "
+            "MVE instructions, and the figures at the other levels):" % M55_GOAL,
+            ""] + ["- " + l for l in goal] + ["", ] + md + [""]
+
+
 def bytes_words(r, level):
     """auto --target's bytes against the smallest strategy's at level, in
     words: "88 against 58 of auto size (1.52x) at -Os"."""
@@ -1198,8 +1555,11 @@ def main():
         rows = read_tsv(a.check)
         bad, known = check(rows)
         tbad, tknown = check_target(rows)
-        return report_checks(known + tknown, ["larger: " + l for l in bad] + tbad
-                             + check_f16(rows), [])
+        qbad, qknown, qgood = check_quant(rows)
+        for line in qgood:
+            print("size: " + line)
+        return report_checks(known + tknown + qknown, ["larger: " + l for l in bad] + tbad
+                             + check_f16(rows) + ["tflm: " + l for l in qbad], [])
     if a.targets:
         ids = a.targets.replace(",", " ").split()
         TARGETS[:] = [t for t in TARGETS if t["id"] in ids]
@@ -1225,7 +1585,7 @@ def main():
     # absolute: each target's compiler runs in its own directory
     out = os.path.abspath(os.path.join(a.out, "check") if a.only_check else a.out)
     os.makedirs(out, exist_ok=True)
-    keep = set(STRATEGIES + ["target"]) if a.only_check else None
+    keep = set(STRATEGIES + ["target", TFLM]) if a.only_check else None
     prepared, results = {}, {}
     with concurrent.futures.ThreadPoolExecutor(max_workers=a.jobs) as ex:
         preps = [(cid, ex.submit(prepare, a.gen, os.path.join(out, "cases"), cid, words,
@@ -1297,7 +1657,7 @@ def main():
                 if (cid, t["id"], level) not in results:
                     continue
                 res, note = results[(cid, t["id"], level)]
-                for v in ALL:
+                for v in ALL + [TFLM, TFLM6D]:
                     if v in res:
                         b, ipe, vec = res[v]
                         rows.append((cid, t["id"], level, v, b, ipe))
@@ -1317,12 +1677,20 @@ def main():
     tsummary = target_summary(rows)
     tbad += check_f16(rows)
     f16 = f16_lines(results, f16res)
+    # the quantized kernels: the check against the TFLM-style loop, and
+    # the Cortex-M55's goal; their lines begin with the case (SIZE.md's
+    # notes name cases), the failures' with their kind where printed
+    qbad, qknown, qgood = check_quant(rows)
+    goal, gbad = m55_goal(cases, results)
+    known += qknown
+    printed_bad = (["larger: " + l for l in bad] + tbad + ["tflm: " + l for l in qbad]
+                   + ["m55: " + l for l in gbad])
     if a.only_check:
         for depth, line in tsummary:
             print("size: " + "  " * depth + line)
-        for line in f16:
+        for line in f16 + qgood + goal:
             print("size: " + line)
-        status = report_checks(known + tknown, ["larger: " + l for l in bad] + tbad, failed)
+        status = report_checks(known + tknown, printed_bad, failed)
         print("size: %d cases, %d programs, %.0f s; the rows in %s" % (
             len(cases), len(results) + len(f16res), time.time() - t0, os.path.join(out, "size.tsv")))
         return status
@@ -1336,7 +1704,7 @@ def main():
         print("size: " + "  " * depth + line)
     for depth, line in tsummary:
         print("size: " + "  " * depth + line)
-    for line in f16:
+    for line in f16 + qgood + goal:
         print("size: " + line)
     not_applied = describe_not_applied(cases, prepared)
     for line in not_applied:
@@ -1346,10 +1714,11 @@ def main():
         print("size: " + line)
     with open(os.path.join(out, "SIZE.md"), "w") as fh:
         fh.write(markdown(md, not_applied, uncounted, known + tknown,
-                          ["larger: " + l for l in bad] + tbad, legend, summary,
-                          tsummary, helium(cases, results),
-                          f16_section(cases, results, f16res, portable)))
-    status = report_checks(known + tknown, ["larger: " + l for l in bad] + tbad, failed)
+                          ["larger: " + l for l in bad] + tbad + qbad + gbad, legend,
+                          summary, tsummary, helium(cases, results),
+                          f16_section(cases, results, f16res, portable),
+                          quant_section(cases, results, qgood, qknown, qbad, goal)))
+    status = report_checks(known + tknown, printed_bad, failed)
     print("size: %d cases, %d programs, %.0f s; the table in %s" % (
         len(cases), len(results) + len(f16res), time.time() - t0, os.path.join(out, "SIZE.md")))
     return status
@@ -1385,7 +1754,7 @@ class Cache:
                  level, " ".join(cc), sorted(keep or []), case["count"], case["elems"],
                  case["params"]]
         h = hashlib.sha256(json.dumps(parts, sort_keys=True).encode())
-        files = [__file__, START] + sorted(
+        files = [__file__, START, TFLM_REF] + sorted(
             os.path.join(RUNTIME, f) for f in os.listdir(RUNTIME) if f.endswith(".h"))
         for path in files + srcs + [c[:-2] + ".h" for c in srcs]:
             if os.path.exists(path):
@@ -1472,10 +1841,11 @@ def uncounted_lines(cases, results):
 
 
 def markdown(md, not_applied, uncounted, known, bad, legend=(), summary=(),
-             tsummary=(), helium_md=(), f16_md=()):
+             tsummary=(), helium_md=(), f16_md=(), quant_md=()):
     """SIZE.md: how it was made, the targets, the summaries, the legend
     of the cases, the Cortex-M55's Helium, the FPU's f16 conversions
-    against the portable code (F16_MD), the table (MD, its lines),
+    against the portable code (F16_MD), the quantized kernels against
+    the TFLM-style loop (QUANT_MD), the table (MD, its lines),
     then the notes: implementations a case does not have, counts not
     run, the known exceptions and the failures of the checks, each group
     a list. Nothing in it depends on the run's time: the same tools give
@@ -1517,12 +1887,13 @@ def markdown(md, not_applied, uncounted, known, bad, legend=(), summary=(),
         lines += list(legend) + [""]
     lines += list(helium_md)
     lines += list(f16_md)
+    lines += list(quant_md)
     lines += ["## The table", "", HOW.replace("\n", " "), ""] + md + [""]
     if not_applied or uncounted or known or bad:
         lines += ["## Notes", "",
                   "What a case does not have and why, where it was not run, the "
                   "measured exceptions to the checks (bench/size.py: KNOWN_LARGER, "
-                  "KNOWN_SLOWER, KNOWN_BIGGER) and what failed them.", ""]
+                  "KNOWN_SLOWER, KNOWN_BIGGER, KNOWN_QUANT) and what failed them.", ""]
     for group in (not_applied, uncounted, known, bad):
         if group:
             lines += ["- " + l for l in group] + [""]

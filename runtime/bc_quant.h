@@ -55,16 +55,29 @@ static inline int32_t bc__q_srdhm(int32_t a, int32_t b)
 	return (int32_t)(t < 0 ? ~(~t >> 31) : t >> 31);
 }
 
-/* gemmlowp's RoundingDivideByPOT: X / 2^E (0 to 31) rounded, halves away from zero. */
+/*
+ * gemmlowp's RoundingDivideByPOT: X / 2^E (0 to 31) rounded, halves away
+ * from zero, as floor((X + 2^(E-1) - (X < 0)) / 2^E): a negative X one
+ * less, then rounded with halves up; by 2^31, 1 from 2^30 on, -1 to
+ * -2^30, else 0. Exact for |X| < 3 * 2^29, where the sum stays in int32:
+ * every value the steps below divide is at most 2^30 + 2 in magnitude
+ * (a multiply high by less than 1 of an int32 below 2^30 + 3, where a
+ * shift right follows it); others wrap, defined.
+ */
 static inline int32_t bc__q_rdbpot(int32_t x, int e)
 {
-	int32_t mask = (int32_t)(((uint32_t)1 << e) - 1u);
-	int32_t rest = x & mask, threshold = (mask >> 1) + (x < 0);
-
-	return bc__q_floor_shift(x, e) + (rest > threshold);
+	if (e == 0)
+		return x;
+	if (e == 31)
+		return (x >= (INT32_C(1) << 30)) - (x <= -(INT32_C(1) << 30));
+	return bc__q_floor_shift(bc_wrap_i32((uint64_t)((uint32_t)x + ((uint32_t)1 << (e - 1))
+	                                                 - (uint32_t)(x < 0))), e);
 }
 
-/* MultiplyByQuantizedMultiplier, double rounding: X * M * 2^(SHIFT - 31), -31 <= SHIFT <= 30. */
+/*
+ * MultiplyByQuantizedMultiplier, double rounding: X * M * 2^(SHIFT - 31),
+ * -31 <= SHIFT <= 30; for SHIFT below 0, |X| below 2^30 + 3 (bc__q_rdbpot).
+ */
 static inline int32_t bc__q_mbqm_d(int32_t x, int32_t m, int shift)
 {
 	int32_t left = shift > 0 ? shift : 0, right = shift > 0 ? 0 : -shift;
@@ -195,29 +208,41 @@ static inline int32x4_t bc__q_out_mve(int32x4_t acc, int32_t m, int shift, int32
 	return vminq_s32(vmaxq_s32(r, vdupq_n_s32(lo)), vdupq_n_s32(hi));
 }
 
-/* An input of add or subtract, four lanes V: (V - ZERO) * 2^LEFT, as V * 2^LEFT + BASE. */
-static inline int32x4_t bc__q_in_mve(int32x4_t v, int32x4_t base, int left, int32_t m,
+/*
+ * An input of add or subtract, four lanes V, its zero point ZERO: (V -
+ * ZERO) * 2^LEFT, as V * 2^LEFT less ZERO * 2^LEFT, one multiply-add;
+ * requantized. The input with the larger scale has the multiplier 1/2
+ * (2^30, shift 0), which halves the even (V - ZERO) * 2^LEFT exactly:
+ * (V - ZERO) * 2^(LEFT - 1), with no multiply high.
+ */
+static inline int32x4_t bc__q_in_mve(int32x4_t v, int32_t zero, int left, int32_t m,
                                      int shift)
 {
-	return bc__q_mbqm_lt1_mve(vmlaq_n_s32(base, v, (int32_t)((uint32_t)1 << left)), m, shift);
+	if (m == INT32_C(1) << 30 && shift == 0)
+		left--;
+	v = vmlasq_n_s32(v, vdupq_n_s32((int32_t)((uint32_t)1 << left)),
+	                 (int32_t)((uint32_t)-zero << left));
+	if (m == INT32_C(1) << 30 && shift == 0)
+		return v;
+	return bc__q_mbqm_lt1_mve(v, m, shift);
 }
 #else
 #define BC_Q_MVE 0
 #endif
 
 /*
- * Helium's four lanes of T at element i of an input P, or of the output:
+ * Helium's four lanes of T where an input's pointer P points, or the output's:
  * loaded and stored whole, or under the predicate pred for the line's
  * last elements.
  */
-#define BC__Q_MVE_LOAD_i8(p) vldrbq_s32((p) + i)
-#define BC__Q_MVE_LOAD_i16(p) vldrhq_s32((p) + i)
-#define BC__Q_MVE_LOAD_Z_i8(p) vldrbq_z_s32((p) + i, pred)
-#define BC__Q_MVE_LOAD_Z_i16(p) vldrhq_z_s32((p) + i, pred)
-#define BC__Q_MVE_STORE_i8(v) vstrbq_s32(out + i, v)
-#define BC__Q_MVE_STORE_i16(v) vstrhq_s32(out + i, v)
-#define BC__Q_MVE_STORE_P_i8(v) vstrbq_p_s32(out + i, v, pred)
-#define BC__Q_MVE_STORE_P_i16(v) vstrhq_p_s32(out + i, v, pred)
+#define BC__Q_MVE_LOAD_i8(p) vldrbq_s32(p)
+#define BC__Q_MVE_LOAD_i16(p) vldrhq_s32(p)
+#define BC__Q_MVE_LOAD_Z_i8(p) vldrbq_z_s32(p, pred)
+#define BC__Q_MVE_LOAD_Z_i16(p) vldrhq_z_s32(p, pred)
+#define BC__Q_MVE_STORE_i8(v) vstrbq_s32(out, v)
+#define BC__Q_MVE_STORE_i16(v) vstrhq_s32(out, v)
+#define BC__Q_MVE_STORE_P_i8(v) vstrbq_p_s32(out, v, pred)
+#define BC__Q_MVE_STORE_P_i16(v) vstrhq_p_s32(out, v, pred)
 
 #if BC_Q_MVE
 /*
@@ -233,10 +258,10 @@ static inline int32x4_t bc__q_in_mve(int32x4_t v, int32x4_t base, int left, int3
 		int32x4_t a = A(LOAD, x), b = B(LOAD, y);                            \
 		STORE(bc__q_out_mve(COMBINE, om, os, oz, lo, hi));                   \
 	}
-#define BC__Q_MVE_LOOP(T, A, B, COMBINE)                                            \
+#define BC__Q_MVE_LOOP(T, A, B, COMBINE, STEP)                                      \
 	{                                                                            \
 		size_t i = 0;                                                        \
-		for (; i + 4 <= n; i += 4)                                           \
+		for (; i + 4 <= n; i += 4, STEP)                                     \
 			BC__Q_MVE_BODY(A, B, COMBINE, BC__Q_MVE_LOAD_##T,            \
 			               BC__Q_MVE_STORE_##T)                          \
 		if (i < n) {                                                         \
@@ -245,27 +270,28 @@ static inline int32x4_t bc__q_in_mve(int32x4_t v, int32x4_t base, int left, int3
 			               BC__Q_MVE_STORE_P_##T)                        \
 		}                                                                    \
 	}
+/* The pointers move four elements a vector: those of the inputs that move, and the output's. */
 #define BC__Q_MVE_LINES(T, A, B, COMBINE)                                            \
 	{                                                                            \
 		if (x && y)                                                          \
-			BC__Q_MVE_LOOP(T, A, B, COMBINE)                             \
+			BC__Q_MVE_LOOP(T, A, B, COMBINE, (x += 4, y += 4, out += 4)) \
 		else if (x)                                                          \
-			BC__Q_MVE_LOOP(T, A, BC__Q_MVE_ONCE_Y, COMBINE)              \
+			BC__Q_MVE_LOOP(T, A, BC__Q_MVE_ONCE_Y, COMBINE,              \
+			               (x += 4, out += 4))                           \
 		else                                                                 \
-			BC__Q_MVE_LOOP(T, BC__Q_MVE_ONCE_X, B, COMBINE)              \
+			BC__Q_MVE_LOOP(T, BC__Q_MVE_ONCE_X, B, COMBINE,              \
+			               (y += 4, out += 4))                           \
 		return;                                                              \
 	}
 /* An input's four values: loaded by LOAD from P and requantized, or its offset; or its value once. */
-#define BC__Q_MVE_IN_X(LOAD, p) bc__q_in_mve(LOAD(p), x_base, xl, xm, xs)
-#define BC__Q_MVE_IN_Y(LOAD, p) bc__q_in_mve(LOAD(p), y_base, yl, ym, ys)
+#define BC__Q_MVE_IN_X(LOAD, p) bc__q_in_mve(LOAD(p), zx, xl, xm, xs)
+#define BC__Q_MVE_IN_Y(LOAD, p) bc__q_in_mve(LOAD(p), zy, yl, ym, ys)
 #define BC__Q_MVE_OFF_X(LOAD, p) vsubq_n_s32(LOAD(p), zx)
 #define BC__Q_MVE_OFF_Y(LOAD, p) vsubq_n_s32(LOAD(p), zy)
 #define BC__Q_MVE_ONCE_X(LOAD, p) vdupq_n_s32(xv)
 #define BC__Q_MVE_ONCE_Y(LOAD, p) vdupq_n_s32(yv)
 /* The lines of add or subtract (SIGN 1 or -1), and multiply: double rounding. */
 #define BC__Q_MVE_ADD_LINE(T)                                                       \
-	int32x4_t x_base = vdupq_n_s32((int32_t)((uint32_t)-zx << xl));              \
-	int32x4_t y_base = vdupq_n_s32((int32_t)((uint32_t)-zy << yl));              \
 	BC__Q_MVE_LINES(T, BC__Q_MVE_IN_X, BC__Q_MVE_IN_Y,                           \
 	                sign > 0 ? vaddq_s32(a, b) : vsubq_s32(a, b))
 #define BC__Q_MVE_MUL_LINE(T)                                                       \
