@@ -20,7 +20,7 @@
 #define BENCH_API __attribute__((visibility("default")))
 
 /* Element types, as bench_fill and bench_compare know them. */
-enum bench_dtype { BENCH_F32, BENCH_F16, BENCH_I8, BENCH_I32, BENCH_U8 };
+enum bench_dtype { BENCH_F32, BENCH_F16, BENCH_I8, BENCH_I32, BENCH_U8, BENCH_I16 };
 
 /*
  * The clock the timing loops read: the thread's processor time by
@@ -110,6 +110,7 @@ static void bench_fill(void *p, size_t n, int dt, uint64_t seed, int nans)
 		case BENCH_F16: ((bc_f16 *)p)[i] = bc_f32_to_f16(f); break;
 		case BENCH_I8: ((int8_t *)p)[i] = (int8_t)(uint8_t)r; break;
 		case BENCH_I32: ((int32_t *)p)[i] = (int32_t)(uint32_t)r; break;
+		case BENCH_I16: ((int16_t *)p)[i] = (int16_t)(uint16_t)r; break;
 		default: ((uint8_t *)p)[i] = (uint8_t)r; break;
 		}
 	}
@@ -136,12 +137,40 @@ static size_t bench_compare(const void *a, const void *b, size_t n, int dt)
 			if (u != v && !((u & 0x7fff) > 0x7c00 && (v & 0x7fff) > 0x7c00))
 				bad++;
 		} else {
-			size_t w = dt == BENCH_I32 ? 4 : 1;
+			size_t w = dt == BENCH_I32 ? 4 : dt == BENCH_I16 ? 2 : 1;
 			if (memcmp((const char *)a + i * w, (const char *)b + i * w, w))
 				bad++;
 		}
 	}
 	return bad;
+}
+
+/*
+ * ** The largest difference between an element of a and b's, n integer
+ * elements of type dt (i8, i16 or u8; 0 for the others): how far an
+ * implementation that rounds differently (XNNPACK's quantized operators)
+ * lands from the exact output.
+ */
+static long bench_max_diff(const void *a, const void *b, size_t n, int dt)
+{
+	size_t i;
+	long d, most = 0;
+
+	for (i = 0; i < n; i++) {
+		if (dt == BENCH_I8)
+			d = (long)((const int8_t *)a)[i] - ((const int8_t *)b)[i];
+		else if (dt == BENCH_I16)
+			d = (long)((const int16_t *)a)[i] - ((const int16_t *)b)[i];
+		else if (dt == BENCH_U8)
+			d = (long)((const uint8_t *)a)[i] - ((const uint8_t *)b)[i];
+		else
+			return 0;
+		if (d < 0)
+			d = -d;
+		if (d > most)
+			most = d;
+	}
+	return most;
 }
 
 /*

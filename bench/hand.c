@@ -363,3 +363,141 @@ void hand_tall2(const float *R x, const float *R y, float *R out)
 		out[i * 2 + 1] = x[i * 2 + 1] + y1;
 	}
 }
+
+/*
+ * The quantized cases: TensorFlow Lite Micro's reference int8 and int16
+ * kernels (integer_ops/add.h AddFunc, integer_ops/mul.h MulElementwise,
+ * reference/add.h AddElementwise for int16), as one writes them from
+ * TFLM's sources: MultiplyByQuantizedMultiplier with TFLM's default
+ * double rounding (common.cc), gemmlowp's SaturatingRoundingDoublingHighMul
+ * and RoundingDivideByPOT (fixedpoint.h) in their own words, with 64-bit
+ * products and gcc's arithmetic right shift of negative values.  Nothing
+ * here comes from runtime/bc_quant.h: hand is the exact reference auto is
+ * checked against, and run.py checks hand's output against
+ * tests/quant_oracle.py (compute) before anything is timed.
+ *
+ * The constants are what TFLM's Prepare computes for the scales and zero
+ * points of the case's line in bench/cases.txt (quant_oracle.params gives
+ * each): the input offsets (minus the zero points), the multipliers m
+ * with their shifts, the output's zero point and the clamp's range.
+ */
+
+/* gemmlowp's SaturatingRoundingDoublingHighMul. */
+static inline int32_t q_srdhm(int32_t a, int32_t b)
+{
+	const int overflow = a == b && a == INT32_MIN;
+	const int64_t ab = (int64_t)a * (int64_t)b;
+	const int32_t nudge = ab >= 0 ? (1 << 30) : (1 - (1 << 30));
+	const int32_t ab_x2_high32 = (int32_t)((ab + nudge) / ((int64_t)1 << 31));
+
+	return overflow ? INT32_MAX : ab_x2_high32;
+}
+
+/* gemmlowp's RoundingDivideByPOT: x / 2^exponent, halves away from zero. */
+static inline int32_t q_rdbpot(int32_t x, int exponent)
+{
+	const int32_t mask = (int32_t)(((int64_t)1 << exponent) - 1);
+	const int32_t remainder = x & mask;
+	const int32_t threshold = (mask >> 1) + (x < 0);
+
+	return (x >> exponent) + (remainder > threshold);
+}
+
+/* TFLM's MultiplyByQuantizedMultiplier, double rounding. */
+static inline int32_t q_mbqm(int32_t x, int32_t m, int shift)
+{
+	const int left = shift > 0 ? shift : 0;
+	const int right = shift > 0 ? 0 : -shift;
+
+	return q_rdbpot(q_srdhm(x * (1 << left), m), right);
+}
+
+static inline int32_t q_clamp(int32_t v, int32_t lo, int32_t hi)
+{
+	return v < lo ? lo : v > hi ? hi : v;
+}
+
+/*
+ * The int8 add of qbias and qsame: x scale 0.0472, zero point -3; y
+ * 0.0123, 5; out 0.081, -1.  Each input shifted left by 20 and brought to
+ * twice the larger scale (x by 0.5: m 1073741824, shift 0; y by
+ * 0.130296601: m 1119239280, shift -2), their sum to out's scale
+ * (1.1114427e-06: m 1251373231, shift -19).
+ */
+#define QADD_Y(v) q_mbqm(((int32_t)(v) - 5) * (1 << 20), 1119239280, -2)
+static inline int8_t qadd_i8(int8_t x, int32_t y_scaled)
+{
+	const int32_t a = q_mbqm(((int32_t)x + 3) * (1 << 20), 1073741824, 0);
+	const int32_t raw = q_mbqm(a + y_scaled, 1251373231, -19) + (-1);
+
+	return (int8_t)q_clamp(raw, -128, 127);
+}
+
+/* ** qbias: int8 [8,64,56,56] + [64,1,1], TFLM's add; y requantized once per channel. */
+void hand_qbias(const int8_t *R x, const int8_t *R y, int8_t *R out)
+{
+	size_t n, c, i;
+
+	for (n = 0; n < 8; n++)
+		for (c = 0; c < 64; c++) {
+			const int32_t b = QADD_Y(y[c]);
+			const int8_t *xr = x + (n * 64 + c) * 3136;
+			int8_t *o = out + (n * 64 + c) * 3136;
+			for (i = 0; i < 3136; i++)
+				o[i] = qadd_i8(xr[i], b);
+		}
+}
+
+/* ** qsame: int8 [1024,1024] + [1024,1024], TFLM's add. */
+void hand_qsame(const int8_t *R x, const int8_t *R y, int8_t *R out)
+{
+	size_t i;
+
+	for (i = 0; i < 1024 * 1024; i++)
+		out[i] = qadd_i8(x[i], QADD_Y(y[i]));
+}
+
+/*
+ * ** qmul: int8 [1,56,56,64] * [1,1,1,64], TFLM's multiply (a
+ * squeeze-excitation's scaling): x scale 0.0235, zero point -4; y
+ * 0.00390625 (1/256), -128, as a sigmoid's output; out 0.0214, -3.
+ * (x + 4) * (y + 128) to out's scale by 0.00428957327: m 1179108922,
+ * shift -7.
+ */
+void hand_qmul(const int8_t *R x, const int8_t *R y, int8_t *R out)
+{
+	size_t p, c;
+
+	for (p = 0; p < 56 * 56; p++)
+		for (c = 0; c < 64; c++) {
+			const int32_t prod = ((int32_t)x[p * 64 + c] + 4) * ((int32_t)y[c] + 128);
+			const int32_t raw = q_mbqm(prod, 1179108922, -7) + (-3);
+
+			out[p * 64 + c] = (int8_t)q_clamp(raw, -128, 127);
+		}
+}
+
+/*
+ * ** qbias16: int16 [8,64,56,56] + [64,1,1], TFLM's int16 add (zero
+ * points 0): x scale 0.000152, y 0.000123, out 0.00025.  Each input
+ * shifted left by 15 and brought to twice the larger scale (x by 0.5: m
+ * 1073741824, shift 0; y by 0.404605298: m 1737766525, shift -1), their
+ * sum to out's (3.71093716e-05: m 1305669938, shift -14).
+ */
+void hand_qbias16(const int16_t *R x, const int16_t *R y, int16_t *R out)
+{
+	size_t n, c, i;
+
+	for (n = 0; n < 8; n++)
+		for (c = 0; c < 64; c++) {
+			const int32_t b = q_mbqm((int32_t)y[c] * (1 << 15), 1737766525, -1);
+			const int16_t *xr = x + (n * 64 + c) * 3136;
+			int16_t *o = out + (n * 64 + c) * 3136;
+			for (i = 0; i < 3136; i++) {
+				const int32_t a = q_mbqm((int32_t)xr[i] * (1 << 15), 1073741824, 0);
+				const int32_t raw = q_mbqm(a + b, 1305669938, -14);
+
+				o[i] = (int16_t)q_clamp(raw, -32768, 32767);
+			}
+		}
+}

@@ -12,7 +12,11 @@ one shared object with every C implementation, all with the same compiler
 and flags, and run the case in a process of its own (this script with
 --child) that loads it with ctypes and times NumPy in the same process on
 the same buffers.  Every output is checked against the hand-written
-loop's before anything is timed.  Where bcastgen parallelizes a case,
+loop's before anything is timed; a quantized case's (--quant in its
+words: TFLite Micro's int8 or int16 math) hand loop is checked against
+tests/quant_oracle.py first, and XNNPACK's qs8 operator, which rounds
+differently, is timed with the elements that differ counted, not
+treated as an error.  Where bcastgen parallelizes a case,
 its kernel made with --parallel (built with -fopenmp) runs on the cores
 the bench may use, against auto and XNNPACK on as many threads, all three
 timed with the wall clock.  Then callgrind's instructions per
@@ -111,16 +115,27 @@ VARIANT_CFLAGS = {"f16_sse2": ["-DBC_F16_NO_F16C"], "f16_loop": ["-DBC_F16_PORTA
 # with.  They make each level's Parallel table, not the tables above it.
 WALL_IMPLS = ["auto_wall", "parallel", "xnnpack_mt"]
 
-CTYPE = {"f32": "float", "f16": "bc_f16", "i8": "int8_t", "i32": "int32_t",
-         "u8": "uint8_t"}
-CDT = {"f32": "BENCH_F32", "f16": "BENCH_F16", "i8": "BENCH_I8",
+CTYPE = {"f32": "float", "f16": "bc_f16", "i8": "int8_t", "i16": "int16_t",
+         "i32": "int32_t", "u8": "uint8_t"}
+CDT = {"f32": "BENCH_F32", "f16": "BENCH_F16", "i8": "BENCH_I8", "i16": "BENCH_I16",
        "i32": "BENCH_I32", "u8": "BENCH_U8"}
-SIZE = {"f32": 4, "f16": 2, "i8": 1, "i32": 4, "u8": 1}
-NPDT = {"f32": "float32", "f16": "float16", "i8": "int8", "i32": "int32",
-        "u8": "uint8"}
+SIZE = {"f32": 4, "f16": 2, "i8": 1, "i16": 2, "i32": 4, "u8": 1}
+NPDT = {"f32": "float32", "f16": "float16", "i8": "int8", "i16": "int16",
+        "i32": "int32", "u8": "uint8"}
 COMPARISONS = {"greater", "gt", "less", "lt", "equal", "eq", "not_equal",
                "ne", "greater_equal", "ge", "less_equal", "le"}
 XNN_OPS = {"add": "add", "multiply": "multiply", "maximum": "maximum"}
+# Quantized cases (--quant): tests/quant_oracle.py's names of bcastgen's
+# ops and dtypes, and XNNPACK's quantized operators (qs8 only: Debian's
+# XNNPACK has no int16 one).
+QUANT_OPS = {"add": "add", "subtract": "sub", "sub": "sub", "multiply": "mul", "mul": "mul"}
+QUANT_DTYPES = {"i8": "int8", "i16": "int16"}
+XNN_QUANT = {"i8": "qs8"}
+# The implementations a quantized case times but does not check: they
+# round differently from TFLite Micro (XNNPACK's qs8 operators). Their
+# elements that differ from hand's (exact, as auto must be) are counted
+# and reported, not treated as an error.
+COUNTED = ["xnnpack", "xnnpack_mt"]
 # Implementations that are not bcastgen's, for "best other".
 OTHERS = ["hand", "xnnpack", "numpy", "ref", "naive"]
 # hand_again: bench/hand.c compiled a second time, each hand_ID renamed
@@ -151,10 +166,18 @@ class Case:
             self.flags[k] = v if v else True
         self.ops = []          # (name, dtype, shape)
         opts = {}
+        quant = {}             # operand name or "out": (scale text, zero point)
         i = 0
         while i < len(words):
             w = words[i]
             if w.startswith("--"):
+                if i + 1 >= len(words):
+                    die("case '%s': %s wants a value" % (cid, w))
+                if w == "--quant":
+                    m = re.match(r"^([A-Za-z_][A-Za-z0-9_]*)=([^,]+),([-+]?[0-9]+)$", words[i + 1])
+                    if not m:
+                        die("case '%s': cannot read --quant %s" % (cid, words[i + 1]))
+                    quant[m.group(1)] = (m.group(2), int(m.group(3)))
                 opts[w[2:]] = words[i + 1]
                 i += 2
                 continue
@@ -170,7 +193,9 @@ class Case:
         self.dtype = dt
         self.out_dtype = opts.get("out-dtype") or ("u8" if self.op in COMPARISONS else dt)
         self.axis = int(opts["axis"]) if "axis" in opts else None
-        self.elem = self.flags.get("elem") or "%s_%s" % (self.op, dt)
+        self.quant = quant_params(cid, self, quant, opts) if quant else None
+        self.elem = self.flags.get("elem") or ("q_%s" % cid if self.quant else
+                                               "%s_%s" % (self.op, dt))
         # NumPy's views: Paddle's axis places y inside x's dimensions.
         self.views = [s for _, _, s in self.ops]
         if self.axis is not None and len(self.ops) == 2:
@@ -186,6 +211,36 @@ class Case:
         self.in_bytes = sum(prod(s) * SIZE[d] for _, d, s in self.ops)
         self.out_bytes = self.count * SIZE[self.out_dtype]
         self.bytes = self.in_bytes + self.out_bytes
+
+
+def quant_oracle():
+    """tests/quant_oracle.py, TFLite Micro's math in Python."""
+    sys.path.insert(0, os.path.join(TOP, "tests"))
+    try:
+        import quant_oracle as q
+    finally:
+        sys.path.pop(0)
+    return q
+
+
+def quant_params(cid, case, quant, opts):
+    """The constants of a quantized case (its --quant words QUANT, its
+    --activation and --rounding in OPTS), as quant_oracle.params gives
+    them for the oracle's x (the first operand), y (the second) and out."""
+    names = [n for n, _, _ in case.ops]
+    if len(names) != 2 or case.op not in QUANT_OPS or case.dtype not in QUANT_DTYPES:
+        die("case '%s': a quantized case is an i8 or i16 add, subtract or multiply "
+            "of two operands" % cid)
+    missing = [n for n in names + ["out"] if n not in quant]
+    if missing:
+        die("case '%s': no --quant for %s" % (cid, ", ".join(missing)))
+    q = quant_oracle()
+    try:
+        return q.params(QUANT_OPS[case.op], QUANT_DTYPES[case.dtype],
+                        {"x": quant[names[0]], "y": quant[names[1]], "out": quant["out"]},
+                        opts.get("activation", "none"), opts.get("rounding", "double"))
+    except (q.Refused, ValueError) as e:
+        die("case '%s': %s" % (cid, e))
 
 
 def prod(s):
@@ -304,6 +359,36 @@ def have_xnnpack():
     return os.path.exists("/usr/include/xnnpack.h")
 
 
+def xnn_of(case):
+    """The case's XNNPACK operator (its flag xnn), or None: where XNNPACK
+    is not installed, or the case is quantized in a dtype XNNPACK has no
+    quantized operator for."""
+    if not have_xnnpack() or (case.quant and case.dtype not in XNN_QUANT):
+        return None
+    return case.flags.get("xnn")
+
+
+def quant_elem(case):
+    """The element function of a quantized case, for naive and ref: the
+    runtime's steps (bc_quant.h) with the case's constants."""
+    p = case.quant
+    r = "d" if p["rounding"] == "double" else "s"
+    if p["op"] == "mul":
+        acc = "bc_q_offset(x, %d) * bc_q_offset(y, %d)" % (p["zx"], p["zy"])
+    else:
+        acc = "bc_q_input_%s(x, %d, %d, %d, %d) %s bc_q_input_%s(y, %d, %d, %d, %d)" % (
+            r, p["zx"], p["left_shift"], p["x_mult"], p["x_shift"],
+            "+" if p["op"] == "add" else "-",
+            r, p["zy"], p["left_shift"], p["y_mult"], p["y_shift"])
+    t = CTYPE[case.dtype]
+    return ["/* ** The element of this quantized case, TFLite Micro's math through bc_quant.h. */",
+            "static inline %s elem_%s(%s x, %s y)" % (t, case.elem, t, t),
+            "{",
+            "\treturn bc_q_output_%s_%s(%s, %d, %d, %d, %d, %d);" % (
+                case.dtype, r, acc, p["out_mult"], p["out_shift"], p["zo"], p["lo"], p["hi"]),
+            "}"]
+
+
 # ---------------------------------------------------------------- driver in C
 
 def kernel_body(path, name):
@@ -365,11 +450,13 @@ def write_driver(case, d, variants, stream, wrong):
     w("#define _POSIX_C_SOURCE 200809L")
     w('#include "bench.h"')
     w('#include "bc_ref.h"')
+    if case.quant:
+        w('#include "bc_quant.h"')
     if stream:
         w('#include "stream.h"')
     for v, _ in variants:
         w('#include "kern_%s.h"' % v)
-    if case.flags.get("xnn") and have_xnnpack():
+    if xnn_of(case):
         w("#define BENCH_XNN 1")
         w("#include <xnnpack.h>")
     w("")
@@ -388,6 +475,10 @@ def write_driver(case, d, variants, stream, wrong):
     w("#define OUT_COUNT ((size_t)%d)" % case.count)
     w("#define OUT_BYTES ((size_t)%d)" % case.out_bytes)
     w("")
+    if case.quant and not case.flags.get("elem"):
+        for line in quant_elem(case):
+            w(line)
+        w("")
     # naive: offsets from the flat index by division and modulo; the
     # sizes are in writable globals, so they are not constants to gcc.
     r1 = max(rank, 1)
@@ -446,7 +537,7 @@ def write_driver(case, d, variants, stream, wrong):
         w("\t%d, %d, %d" % (inner[0], inner[1][0], inner[1][1]))
         w("};")
         w("")
-    xnn = case.flags.get("xnn") if have_xnnpack() else None
+    xnn = xnn_of(case)
     if xnn:
         w("#ifdef BENCH_XNN")
         w("static xnn_operator_t xop[2], xop_mt[2];")
@@ -469,6 +560,17 @@ def write_driver(case, d, variants, stream, wrong):
             w("\tif (s == xnn_status_success)")
             w("\t\ts = xnn_setup_add_nd_f32(ops[1], %d, naive_dims, xrank[2], xshape[2], "
               "out, in2, out, tp);" % rank)
+        elif case.quant:
+            # the quantized operator, with the case's scales (float32, as
+            # the oracle and bcastgen round them), zero points and range
+            p = case.quant
+            qt = XNN_QUANT[case.dtype]
+            w("\ts = xnn_create_%s_nd_%s(%d, %sf, %d, %sf, %d, %sf, %d, %d, 0, &ops[0]);" % (
+                xnn, qt, p["zx"], float(p["sx"]).hex(), p["zy"], float(p["sy"]).hex(),
+                p["zo"], float(p["so"]).hex(), p["lo"], p["hi"]))
+            w("\tif (s == xnn_status_success)")
+            w("\t\ts = xnn_setup_%s_nd_%s(ops[0], xrank[0], xshape[0], xrank[1], "
+              "xshape[1], in0, in1, out, tp);" % (xnn, qt))
         elif xnn == "maximum":
             w("\ts = xnn_create_maximum_nd_f32(0, &ops[0]);")
             w("\tif (s == xnn_status_success)")
@@ -526,8 +628,9 @@ def write_driver(case, d, variants, stream, wrong):
     impls.append(("hand", "hand_%s(%s)" % (case.id, args), 1))
     impls.append(("hand_again", "hand_again_%s(%s)" % (case.id, args), 1))
     if xnn:
-        impls.append(("xnnpack", "xnn()", 1))
-        impls.append(("xnnpack_mt", "xnn_mt()", 1))
+        # checked 2: the elements that differ are counted, not an error
+        impls.append(("xnnpack", "xnn()", 2 if case.quant else 1))
+        impls.append(("xnnpack_mt", "xnn_mt()", 2 if case.quant else 1))
     impls.append(("ref", "ref(%s)" % args, 1))
     impls.append(("naive", "naive(%s)" % args, 1))
     impls.append(("memcpy", "memcpy(out, msrc, OUT_BYTES)", 0))
@@ -619,6 +722,13 @@ def write_driver(case, d, variants, stream, wrong):
     w("{")
     w("\treturn (long)bench_compare(out, expect, OUT_COUNT, %s);" % CDT[case.out_dtype])
     w("}")
+    w("/* ** The largest difference of an element of the output from hand's (integers). */")
+    w("BENCH_API long bench_max_diff_out(void)")
+    w("{")
+    w("\treturn bench_max_diff(out, expect, OUT_COUNT, %s);" % CDT[case.out_dtype])
+    w("}")
+    w("/* ** hand's output, which every implementation is checked against. */")
+    w("BENCH_API void *bench_expect(void) { return expect; }")
     w("BENCH_API void *bench_buf(int k) { return k < %d ? (void *[]){%s}[k] : (void *)out; }"
       % (nin, ", ".join("in%d" % k for k in range(nin))))
     w("")
@@ -688,6 +798,12 @@ def build_case(case, level, args, wrong=False):
         die("case '%s': bcastgen refuses the default: %s" % (case.id, notes.get("auto")))
     if "bc_stream_line" in bodies["auto"]:
         notes["auto"] = AUTO_STREAMS
+    if case.quant:
+        notes["numpy"] = ("does not apply: NumPy has no quantized arithmetic (hand is checked "
+                          "against tests/quant_oracle.py instead)")
+        if case.dtype not in XNN_QUANT:
+            notes["xnnpack"] = ("does not apply: XNNPACK (Debian's) has no quantized %s operator"
+                                % QUANT_DTYPES[case.dtype])
     stream = (case.bytes > args.llc and case.elem == "add_f32" and len(case.ops) == 2)
     if stream:
         sts = [strides(v, case.out_shape) for v in case.views] + \
@@ -715,7 +831,7 @@ def build_case(case, level, args, wrong=False):
         if r.returncode != 0:
             die("case '%s': %s does not compile:\n%s" % (case.id, base, r.stderr))
         objs.append(obj)
-    libs = ["-lXNNPACK", "-lpthreadpool"] if (case.flags.get("xnn") and have_xnnpack()) else []
+    libs = ["-lXNNPACK", "-lpthreadpool"] if xnn_of(case) else []
     so = os.path.join(d, "case.so")
     r = sh(cflags + omp + ["-shared", "-o", so] + objs + libs + ["-lm"])
     if r.returncode != 0:
@@ -771,6 +887,8 @@ def child(args):
     lib.bench_stream_kind.restype = ctypes.c_char_p
     lib.bench_buf.restype = ctypes.c_void_p
     lib.bench_check.restype = ctypes.c_long
+    lib.bench_max_diff_out.restype = ctypes.c_long
+    lib.bench_expect.restype = ctypes.c_void_p
     lib.bench_set_threads(args.child_threads)
     if not lib.bench_setup():
         die("case '%s': out of memory" % case.id)
@@ -782,7 +900,23 @@ def child(args):
 
     arrs = [wrap(k, dt, case.views[k]) for k, (_, dt, _) in enumerate(case.ops)]
     out = wrap(len(case.ops), case.out_dtype, case.out_shape)
-    npf = numpy_call(case, arrs, out)
+    if case.quant:
+        # hand's output, which everything is checked against, against
+        # TFLite Micro's math in Python, once per case (the inputs are the
+        # same in every process)
+        if args.order_seed == 0:
+            n = case.count * SIZE[case.out_dtype]
+            expect = np.frombuffer((ctypes.c_char * n).from_address(lib.bench_expect()),
+                                   dtype=NPDT[case.out_dtype]).reshape(case.out_shape)
+            want = quant_oracle().compute(case.quant, *arrs)
+            bad = int(np.count_nonzero(want != expect))
+            if bad:
+                die("case '%s': hand_%s differs from tests/quant_oracle.py in %d of %d "
+                    "elements: bench/hand.c does not compute the case's line of %s" % (
+                        case.id, case.id, bad, case.count, os.path.basename(args.cases)))
+        npf = None
+    else:
+        npf = numpy_call(case, arrs, out)
 
     clock = time.thread_time_ns
     if args.clock == "wall":
@@ -800,8 +934,9 @@ def child(args):
         name = lib.bench_name(i).decode()
         impls.append((name, (lambda i: lambda reps: lib.bench_run(i, reps))(i),
                       lib.bench_checked(i), lib.bench_timed_wall(i)))
-    impls.insert(next(k for k, im in enumerate(impls) if im[0] == "ref"),
-                 ("numpy", np_run, 1, 0))
+    if npf:
+        impls.insert(next(k for k, im in enumerate(impls) if im[0] == "ref"),
+                     ("numpy", np_run, 1, 0))
     res = {"note": lib.bench_note().decode(), "stream_kind": lib.bench_stream_kind().decode(),
            "impls": {}}
     timed, walled = [], []
@@ -812,8 +947,12 @@ def child(args):
             run(1)
             bad = lib.bench_check()
             r["check"] = "ok" if bad == 0 else "WRONG (%d of %d elements)" % (bad, case.count)
+            if checked == 2:
+                # rounds differently: the elements that differ, counted
+                r["differ"], r["max_diff"] = bad, lib.bench_max_diff_out()
+                r["check"] = "ok" if bad == 0 else DIFFERS % (bad, case.count)
         res["impls"][name] = r
-        if r["check"] in ("ok", "unchecked"):
+        if r["check"] in ("ok", "unchecked") or r["check"].startswith("differs"):
             (walled if wall else timed).append((name, run))
     # The threads of OpenMP and of a pthreadpool spin a while after their
     # work before they sleep: let them, before anything is timed.
@@ -828,6 +967,11 @@ def child(args):
     time_group(walled, rounds, args, res, SETTLE_S)
     res["rounds"] = rounds
     print(json.dumps(res))
+
+
+# The check of an implementation that rounds differently (COUNTED), where
+# some elements differ from hand's: timed all the same.
+DIFFERS = "differs (%d of %d elements)"
 
 
 # Seconds to wait after each batch of the implementations timed with the
@@ -1194,12 +1338,18 @@ def report_head(sections):
     w("Implementations: **auto** is bcastgen's kernel with default options; **loops**,")
     w("**block**, **unroll** (`--unroll-limit 512`), **stream_on**, **stream_off** are the other")
     w("strategies and options where bcastgen accepts them and emits different code;")
-    w("**hand** the hand-written loop (the reference); **hand_again** the same source")
+    w("**hand** the hand-written loop (the reference; for a quantized case TFLite Micro's")
+    w("reference math, itself checked against `tests/quant_oracle.py`); **hand_again** the same source")
     w("compiled a second time under other names and timed as an implementation of its")
     w("own, whose time over hand's (*A/A*) shows the harness's noise; **xnnpack** XNNPACK's")
     w("`xnn_*_nd_f32` operator, `xnn_*_nd_f16` for the f16 cases (`max(x*w + b, 0)` as a")
-    w("multiply then an add clamped at 0, in place in the output); **numpy** the ufunc with a preallocated `out=`")
-    w("(timed with `time.perf_counter_ns` around the batch, the same buffers);")
+    w("multiply then an add clamped at 0, in place in the output), `xnn_*_nd_qs8` for the")
+    w("quantized int8 cases (`--quant`), with the same scales, zero points and range: it")
+    w("rounds differently from TFLite Micro, so it is timed and the elements of its output")
+    w("that differ from hand's are counted, not treated as an error (XNNPACK has no int16")
+    w("operator); **numpy** the ufunc with a preallocated `out=`")
+    w("(timed with `time.perf_counter_ns` around the batch, the same buffers; none for the")
+    w("quantized cases);")
     w("**ref** the runtime's strided iterator (`runtime/bc_ref.h`); **naive** offsets")
     w("from the flat index by division and modulo; **memcpy** of the output's bytes")
     w("(a yardstick, not checked; its GB/s counts the output twice);")
@@ -1333,10 +1483,20 @@ def report_section(args, results, cases, mach, cg, gen, full, svg_ref):
         notes = [(k, "%s (%s)" % (n, "every case" if len(ids) == len(rows) else
                                   ", ".join(ids)))
                  for (k, n), ids in sorted(grouped.items())]
-        if wrong or notes:
+        counted = differing(rows)
+        if wrong or notes or counted:
             w("")
         for cid, k, chk in wrong:
             w("- **WRONG**: %s on %s: %s" % (k, cid, chk))
+        for k, ds in counted.items():
+            if k != "xnnpack" and ds == counted.get("xnnpack"):
+                w("- %s rounds as xnnpack does: the same elements differ" % k)
+                continue
+            w("- %s rounds differently from TFLite Micro's reference kernels (timed, its "
+              "elements that differ counted, not an error): %s" % (k, "; ".join(
+                  "%s %d of %d elements differ from hand's (and auto's, which matches hand)%s"
+                  % (cid, n, cases[cid].count, ", by at most %d" % most if n else "")
+                  for cid, n, most in ds)))
         for k, n in notes:
             w("- %s: %s" % (k, n))
         kinds = {row["stream_kind"] for row in rows.values() if row["stream_kind"]}
@@ -1412,6 +1572,18 @@ def report_section(args, results, cases, mach, cg, gen, full, svg_ref):
         w("")
         w(notes)
     return "\n".join(md)
+
+
+def differing(rows):
+    """The implementations a level counts the differing elements of
+    (COUNTED, on the quantized cases): {name: [(case, elements that
+    differ from hand's, the largest difference)]}."""
+    out = {}
+    for cid, row in rows.items():
+        for k, r in row["impls"].items():
+            if "differ" in r:
+                out.setdefault(k, []).append((cid, r["differ"], r.get("max_diff", 0)))
+    return out
 
 
 def parallel_table(w, args, rows, cases):
@@ -1614,6 +1786,9 @@ def targets(results, cases, gen, full, args):
                                if miss else "",
                                ", ".join("%s %.2fx" % (c, r) for r, c in miss_min)
                                if miss_min else "none"))
+        qline = quant_target(level, rows, rat, cases)
+        if qline:
+            out.append(qline)
         for cid, row in rows.items():
             like = cases[cid].flags.get("like")
             if like and like in rows:
@@ -1658,6 +1833,42 @@ def targets(results, cases, gen, full, args):
     if not full:
         out.append("(a partial run: cases or levels left out)")
     return out
+
+
+def quant_target(level, rows, rat, cases):
+    """The Targets line of the quantized cases against XNNPACK's qs8
+    operators: the target at -O3 -march=native, the figures alone at the
+    other levels; and how many elements XNNPACK's output has that differ
+    from the exact one (hand's, which auto matches). None where the level
+    ran no quantized case."""
+    ids = [cid for cid in rows if cases[cid].quant]
+    if not ids:
+        return None
+    peer = [cid for cid in ids if "xnnpack" in rows[cid]["impls"]]
+    none = [cid for cid in ids if cid not in peer]
+    wrong = [cid for cid in ids if not rows[cid]["impls"].get("auto", {}).get("ns")]
+    rs = [(cid, rat[cid].get("xnnpack")) for cid in peer]
+    rs = [(c, r) for c, r in rs if r is not None]
+    rmin = [(cid, rat[cid].get("xnnpack_min")) for cid in peer]
+    miss_min = sorted((r, c) for c, r in rmin if r is not None and r < 1.0)
+    diff = [(cid, rows[cid]["impls"]["xnnpack"].get("differ"), cases[cid].count) for cid in peer]
+    counted = [(c, n, m) for c, n, m in diff if n is not None]
+    if level == "O3":
+        head = "quantized: auto at least as fast as XNNPACK's qs8 operators, %s: %s" % (
+            LEVEL_TITLE[level], "**not measured**" if not rs else
+            "**met**" if all(r >= 1.0 for _, r in rs) and not wrong and len(rs) == len(peer)
+            else "**missed**")
+    else:
+        head = "quantized, auto against XNNPACK's qs8 operators, %s (no target)" % (
+            LEVEL_TITLE[level])
+    return "%s; %s; by the minimums, slower on %s; elements that differ from XNNPACK's: %s%s%s%s" % (
+        head, ", ".join("%s %.2fx" % (c, r) for c, r in rs) or "no case timed against XNNPACK",
+        ", ".join("%s %.2fx" % (c, r) for r, c in miss_min) or "none",
+        ", ".join("%s %d of %d" % t for t in counted) or "-",
+        "; %d of %d in all" % (sum(n for _, n, _ in counted), sum(m for _, _, m in counted))
+        if len(counted) > 1 else "",
+        "; auto WRONG on " + ", ".join(wrong) if wrong else "",
+        "; no XNNPACK peer: " + ", ".join(none) if none else "")
 
 
 def parallel_target(level, rows, par, cases, args):
@@ -1872,6 +2083,9 @@ def main():
                     fmt_r(pr.get("speedup")), fmt_r(pr.get("xnnpack_mt")))
                 if "parallel" in row["impls"] else "",
                 time.time() - t0, "  WRONG: " + ", ".join(bad) if bad else ""), flush=True)
+            for k, ds in differing({cid: row}).items():
+                print("    %s: %d of %d elements differ from hand's (rounds differently)"
+                      % (k, ds[0][1], c.count), flush=True)
         if not cg[level]:
             del cg[level]
     gen = None if args.no_gen else gen_speed(args)

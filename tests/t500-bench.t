@@ -2,8 +2,9 @@
 # t500-bench: a smoke test of make bench's harness (bench/run.py), not a
 # timed test: on a tiny case and the NaN case, one round, the checker
 # catches a deliberately wrong implementation (a bit flipped in hand's
-# output) and leaves it untimed, a run reports every column, and a whole
-# run replaces only its own processor's section of BENCHMARKS.md.
+# output) and leaves it untimed, a run reports every column, a whole
+# run replaces only its own processor's section of BENCHMARKS.md, and a
+# quantized case is checked exactly but against XNNPACK counted.
 . "$(dirname "$0")/lib.sh"
 
 PY=/usr/bin/python3
@@ -98,6 +99,32 @@ check $? "the other processor's section is kept byte for byte"
 	grep -q '^Target rows: `--target x86-64` at -O2$' w/B.md &&
 	{ ls w/bench/ratios-*.svg >/dev/null 2>&1 || ! command -v gnuplot >/dev/null; }
 check $? "one section of this processor, with its target row and plot, both in the summary"
+
+# A quantized case (--quant in its words): hand is checked against
+# tests/quant_oracle.py, auto, ref and naive against hand byte for byte,
+# XNNPACK's qs8 operator is timed with the elements that differ counted
+# (not an error), NumPy does not apply, and the quantized Targets line
+# has the ratio and the count. A hand loop that computes other constants
+# than the case's line stops the run before anything is timed.
+grep -E '^qmul ' "$TESTS/../bench/cases.txt" >"$SCRATCH/qcases.txt"
+fresh qcases.txt
+run --cases qcases.txt --out q --report q/B.md >log 2>err
+check $? "a run of a quantized case completes" err
+for impl in auto hand ref naive; do
+	awk -F'\t' -v i=$impl '$2 == "qmul" && $3 == i && $4 == "ok" && $8 > 0' q/results.tsv | grep -q .
+	check $? "qmul: $impl checked exactly and timed"
+done
+awk -F'\t' '$2 == "qmul" && $3 == "xnnpack" && ($4 == "ok" || $4 ~ /^differs \([0-9]+ of 200704 elements\)$/) && $8 > 0' \
+	q/results.tsv | grep -q . &&
+	! awk -F'\t' '$2 == "qmul" && $3 == "numpy"' q/results.tsv | grep -q . &&
+	grep -q '^- numpy: does not apply: NumPy has no quantized arithmetic' q/B.md &&
+	grep -Eq "^- quantized, auto against XNNPACK's qs8 operators, -O2 \(no target\); qmul [0-9.]+x; .*; elements that differ from XNNPACK's: qmul [0-9]+ of 200704" q/B.md
+check $? "qmul: XNNPACK's qs8 multiply timed, its differing elements counted in the Targets line; no NumPy"
+fresh qcases.txt
+sed 's/out=0\.0214,-3/out=0.0215,-3/' qcases.txt >other.txt
+run --cases other.txt --out q2 --report q2/B.md >log 2>err
+[ $? = 1 ] && grep -q "^bench: error: case 'qmul': hand_qmul differs from tests/quant_oracle.py in [0-9]* of 200704 elements" err
+check $? "a hand loop that is not the case's TFLite Micro math stops the run" err
 
 fresh cases.txt
 run --out b2 --report b2/B.md --only nosuch >log 2>err
