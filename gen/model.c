@@ -363,7 +363,7 @@ push_at(lua_State *L, const struct code_at *at, const struct code_push *cp)
 	}
 	lua_createtable(L, 0, 5);
 	set_str(L, "kind", kinds[at->kind]);
-	if (at->kind < AT_LINE)
+	if (at->kind < AT_LINE || at->kind == AT_ONCE)
 		set_int(L, "pointer", at->pointer + 1);
 	if (at->kind == AT_OFFSET)
 		set_int(L, "offset", (long long)at->offset);
@@ -689,6 +689,8 @@ model_push_kernel(lua_State *L, const struct kernel *k)
 	set_bool(L, "sched_pressure", p->sched_pressure);
 	set_bool(L, "no_vector_loads", p->no_vector_loads);
 	set_bool(L, "quant_line", p->quant_line);
+	if (d->target->quant_lines)
+		set_str(L, "quant_lines", d->target->quant_lines);
 	set_bool(L, "has_loops", p->has_loops);
 	set_bool(L, "contract", p->contract);
 	set_str(L, "stream", streams[p->stream]);

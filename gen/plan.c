@@ -388,7 +388,8 @@ add_node(struct plan *p, const struct plan_request *rq, int i)
 /*
 ** Return how many elements input I of P has where it is stretched along
 ** a loop outside one it moves in (its strides are 0 in the one, not in
-** the other), else 0: the elements of the loops it moves in.
+** the other) and moves in the innermost loop, else 0: the elements of
+** the loops it moves in.
 */
 static uint64_t
 stretched_outside(const struct plan *p, int i)
@@ -401,14 +402,14 @@ stretched_outside(const struct plan *p, int i)
 		stretched |= stays && p->loop[l].stride[i] != 0;
 		n *= p->loop[l].stride[i] != 0 ? p->loop[l].extent : 1;
 	}
-	return stretched ? n : 0;
+	/* one that stays put in the innermost loop is requantized once outside it */
+	return stretched && p->loop[p->nloops - 1].stride[i] != 0 ? n : 0;
 }
 
 /*
 ** Return 1 if input I of P's quantized kernel for RQ is requantized once
-** into a table (plan_read table): add or subtract, loops or a block, on a
-** target that does not compute lines (its quant_lines), the input
-** stretched along a loop outside one it moves in, and its table within
+** into a table (plan_read table): add or subtract, loops or a block, the
+** input stretched along a loop outside one it moves in, and its table within
 ** PLAN_QUANT_TABLE bytes (PLAN_QUANT_TABLE_SMALL on a small-code row).
 */
 static int
@@ -417,7 +418,7 @@ quant_tabled(const struct plan *p, const struct plan_request *rq, int i)
 	uint64_t n = stretched_outside(p, i);
 	uint64_t most = (rq->target->small_code ? PLAN_QUANT_TABLE_SMALL : PLAN_QUANT_TABLE) / 4;
 
-	return rq->quant->op != OP_ID_MULTIPLY && !rq->target->quant_lines
+	return rq->quant->op != OP_ID_MULTIPLY
 	       && (p->strategy == PLAN_LOOPS || p->strategy == PLAN_BLOCK) && n > 0 && n <= most;
 }
 
@@ -1138,12 +1139,12 @@ streams_past_cache(const struct plan *p, const struct plan_request *rq)
 }
 
 /*
-** Return 1 if P's innermost loop can run as a quantized line helper: the
-** output moves one element an iteration, each input one or none, and
-** one input at least moves.
+** Return 1 if P's innermost loop can run as a quantized line helper on
+** target T: a vector of T's int32 lanes long at least, the output moving
+** one element an iteration, each input one or none, one at least.
 */
 static int
-quant_line_fits(const struct plan *p)
+quant_line_fits(const struct plan *p, const struct target *t)
 {
 	const struct plan_loop *in;
 	int moving = 0;
@@ -1151,7 +1152,7 @@ quant_line_fits(const struct plan *p)
 	if (p->nloops == 0)
 		return 0;
 	in = &p->loop[p->nloops - 1];
-	if (in->stride[p->nin] != 1)
+	if (in->stride[p->nin] != 1 || in->extent < (uint64_t)t->vector_bytes / 4)
 		return 0;
 	for (int i = 0; i < p->nin; i++) {
 		if (in->stride[i] != 0 && in->stride[i] != 1)
@@ -1236,7 +1237,7 @@ choose_strategy(struct plan *p, const struct plan_request *rq, int nodes, struct
 	p->unroll_limit = limit;
 	p->why = WHY_ASKED;
 	if (rq->strategy == PLAN_AUTO && rq->goal == GOAL_SPEED && rq->stream != STREAM_ON
-	    && rq->quant && rq->target->quant_lines && quant_line_fits(p)) {
+	    && rq->quant && rq->target->quant_lines && quant_line_fits(p, rq->target)) {
 		p->strategy = PLAN_LOOPS;
 		p->why = WHY_QUANT_LINES;
 		return 0;
@@ -1530,14 +1531,15 @@ chunk_of(const struct plan *p)
 /*
 ** Decide whether P, for RQ, runs its innermost loop as the runtime's
 ** quantized line helper: a quantized kernel's loops, on a target whose
-** vector unit computes such lines (its quant_lines), not streamed, where
-** the loop fits (quant_line_fits); the line takes the loop's vector tail.
+** vectors compute such lines (its quant_lines), not streamed, no input
+** read from a table, where the loop fits (quant_line_fits); the line
+** takes the loop's vector tail.
 */
 static void
 choose_quant_line(struct plan *p, const struct plan_request *rq)
 {
 	p->quant_line = rq->quant && rq->target->quant_lines && p->strategy == PLAN_LOOPS
-	                && p->stream == STREAM_NONE && quant_line_fits(p);
+	                && p->stream == STREAM_NONE && !p->quant_tables && quant_line_fits(p, rq->target);
 	if (p->quant_line)
 		p->loop[p->nloops - 1].tail = 0;
 }

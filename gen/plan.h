@@ -308,7 +308,8 @@ enum code_at_kind {
 	AT_FLOAT_LINE,		/* the float line's element at the lane, the line
 				   converted to f16 at once when stored */
 	AT_ONCE			/* a quantized input's value, computed once before the
-				   loop along which it stays put: its step's temporary */
+				   loop along which it stays put: its step's temporary;
+				   POINTER, its pointer, is not read */
 };
 
 struct code_at {

@@ -23,18 +23,18 @@
 static const struct target targets[] = {
 	/* name        vector float  f16cvt nt cache    line unaligned int small fetch block loop short pressure parallel qlines */
 	{"generic",    64, F32_64, 0, 1, MIB(32), 64, 1, 64, 0, 32, 64, 6, 0, 0, PARALLEL_MIN,
-	 0, "the default: 64-byte vectors for the lanes, streaming, a 32 MiB cache"},
-	{"x86-64",     16, F32_64, F16_FOUND, 1, MIB(32), 64, 1, 64, 0, 32, 64, 6, 1, 0, PARALLEL_MIN, 0, "x86-64 baseline: SSE2; F16C where the processor has it, asked at run time"},
-	{"x86-64-v2",  16, F32_64, F16_FOUND, 1, MIB(32), 64, 1, 64, 0, 32, 64, 6, 1, 0, PARALLEL_MIN, 0, "SSE4.2, POPCNT; F16C as on x86-64"},
-	{"x86-64-v3",  32, F32_64, F16_BUILT, 1, MIB(32), 64, 1, 64, 0, 32, 64, 6, 0, 0, PARALLEL_MIN, 0, "AVX2, FMA, F16C"},
-	{"x86-64-v4",  64, F32_64, F16_BUILT, 1, MIB(32), 64, 1, 64, 0, 32, 64, 6, 0, 0, PARALLEL_MIN, 0, "AVX-512"},
-	{"cortex-m0",   0, 0,      0, 0, 0,        0, 0, 32, 1, 0, 64, 3, 0, 0, 0, 0, "Armv6-M: no FPU, no SIMD"},
-	{"cortex-m4f",  0, TARGET_F32, F16_BUILT, 0, 0,    0, 0, 32, 1, 0, 64, 6, 0, 0, 0, 0, "Armv7E-M with FPv4-SP"},
-	{"cortex-m7",   0, F32_64, F16_BUILT, 0, KIB(64), 32, 0, 32, 1, 0, 64, 6, 0, 0, 0, 0, "Armv7E-M with FPv5-D16, 64 KiB caches"},
-	{"cortex-m55", 16, F_ALL,  F16_BUILT, 0, KIB(64), 32, 1, 32, 1, 0, 64, 6, 0, 0, 0, 1, "Armv8.1-M with Helium (MVE)"},
-	{"rv32imac",    0, 0,      0, 0, 0,        0, 0, 32, 1, 0, 64, 5, 0, 1, 0, 0, "RISC-V without an FPU"},
-	{"rv32imafc",   0, TARGET_F32, 0, 0, 0,    0, 0, 32, 1, 0, 64, 5, 0, 1, 0, 0, "RISC-V with single-precision floats"},
-	{NULL, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, NULL}
+	 "avx-512", "the default: 64-byte vectors for the lanes, streaming, a 32 MiB cache"},
+	{"x86-64",     16, F32_64, F16_FOUND, 1, MIB(32), 64, 1, 64, 0, 32, 64, 6, 1, 0, PARALLEL_MIN, NULL, "x86-64 baseline: SSE2; F16C where the processor has it, asked at run time"},
+	{"x86-64-v2",  16, F32_64, F16_FOUND, 1, MIB(32), 64, 1, 64, 0, 32, 64, 6, 1, 0, PARALLEL_MIN, NULL, "SSE4.2, POPCNT; F16C as on x86-64"},
+	{"x86-64-v3",  32, F32_64, F16_BUILT, 1, MIB(32), 64, 1, 64, 0, 32, 64, 6, 0, 0, PARALLEL_MIN, "avx2", "AVX2, FMA, F16C"},
+	{"x86-64-v4",  64, F32_64, F16_BUILT, 1, MIB(32), 64, 1, 64, 0, 32, 64, 6, 0, 0, PARALLEL_MIN, "avx-512", "AVX-512"},
+	{"cortex-m0",   0, 0,      0, 0, 0,        0, 0, 32, 1, 0, 64, 3, 0, 0, 0, NULL, "Armv6-M: no FPU, no SIMD"},
+	{"cortex-m4f",  0, TARGET_F32, F16_BUILT, 0, 0,    0, 0, 32, 1, 0, 64, 6, 0, 0, 0, NULL, "Armv7E-M with FPv4-SP"},
+	{"cortex-m7",   0, F32_64, F16_BUILT, 0, KIB(64), 32, 0, 32, 1, 0, 64, 6, 0, 0, 0, NULL, "Armv7E-M with FPv5-D16, 64 KiB caches"},
+	{"cortex-m55", 16, F_ALL,  F16_BUILT, 0, KIB(64), 32, 1, 32, 1, 0, 64, 6, 0, 0, 0, "helium", "Armv8.1-M with Helium (MVE)"},
+	{"rv32imac",    0, 0,      0, 0, 0,        0, 0, 32, 1, 0, 64, 5, 0, 1, 0, NULL, "RISC-V without an FPU"},
+	{"rv32imafc",   0, TARGET_F32, 0, 0, 0,    0, 0, 32, 1, 0, 64, 5, 0, 1, 0, NULL, "RISC-V with single-precision floats"},
+	{NULL, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, NULL, NULL}
 };
 
 /*
@@ -128,7 +128,7 @@ target_list(struct strbuf *sb)
 		          t->unaligned_cheap ? "yes" : "no",
 		          t->int_bits, t->small_code ? "small" : "-", t->fetch_bytes, t->block_max,
 		          t->loop_nodes, t->block_short ? "block" : "-",
-		          t->sched_pressure ? "ask" : "-", parallel, t->quant_lines ? "helium" : "-",
+		          t->sched_pressure ? "ask" : "-", parallel, t->quant_lines ? t->quant_lines : "-",
 		          t->about);
 		sb_free(&floats);
 	}

@@ -58,10 +58,11 @@ struct target {
 				   shares its outermost loop among threads (below,
 				   starting them costs more than it saves); 0: never,
 				   the row has one core */
-	int quant_lines;	/* its vector unit computes a quantized kernel's
-				   innermost loop a line at a time, through the
-				   runtime's line helpers (Helium's VQRDMULH and
-				   VRSHL in bc_quant.h): a loop, not written out */
+	const char *quant_lines;	/* the vectors in which the runtime's line helpers
+				   compute a quantized kernel's innermost loop, a line
+				   at a time (bc_quant.h: "helium", VQRDMULH and
+				   VRSHL; "avx2", "avx-512", two VPMULDQ a multiply
+				   high), where the compiler targets them; NULL: none */
 	const char *about;	/* what the row is, for --target list */
 };
 

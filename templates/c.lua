@@ -164,6 +164,12 @@ function quant_line_helper(root, made)
   return "bc_q_" .. made.op .. "_line_" .. root.type .. (root.single and "_s" or "_d")
 end
 
+-- The vectors a target's quant_lines names, as the kernel's words say them.
+function line_vectors(lines)
+  return ({helium = "Helium (BC_Q_MVE)", avx2 = "AVX2 (BC_Q_X86)",
+           ["avx-512"] = "AVX-512 or AVX2 (BC_Q_X86)"})[lines] or lines
+end
+
 -- "x - (-3)": a number after an operator, in parentheses when negative.
 function signed_text(n)
   return n < 0 and "(" .. n .. ")" or tostring(n)
@@ -344,21 +350,22 @@ local statements = {
     return line_conversion("bc_f16_to_f32_n", it.quiet, staged_name(it.operand),
       pointer(it.at.pointer) .. " + " .. counter(it.at.loop), it.line)
   end,
-  -- "bc_q_add_line_i8_d(out_0, 256, x_0, 0, NULL, t0, -3, 20, ...);": the
-  -- innermost loop by the runtime's line helper (bc_quant.h), an input
-  -- that stays put as its step's value computed once; each input's
-  -- constants, then the output's
+  -- "bc_q_add_line_i8_d(out_0, 256, x_0, 1, 0, y_0, 0, t0, -3, 20, ...);":
+  -- the innermost loop by the runtime's line helper (bc_quant.h), each
+  -- input's pointer, whether it moves, and for one that stays put its
+  -- step's value computed once; each input's constants, then the output's
   quant_line = function(it)
     local root = values[it.value]
     local made = values[root.args[1]]
     local args, constants = {pointer(it.pointer), tostring(it.to)}, {}
     for k, j in ipairs(made.args) do
       local step, r = values[j], it.reads[k]
+      args[#args + 1] = pointer(r.pointer)
       if r.kind == "once" then
-        args[#args + 1] = "NULL"
+        args[#args + 1] = "0"
         args[#args + 1] = "t" .. (step.temp or error("a quantized line's input that stays put is not computed once"))
       else
-        args[#args + 1] = pointer(r.pointer)
+        args[#args + 1] = "1"
         args[#args + 1] = "0"
       end
       for _, c in ipairs(step.constants) do constants[#constants + 1] = tostring(c) end

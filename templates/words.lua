@@ -420,7 +420,7 @@ function en.why(p)
   elseif p.why == "size" then
     return s .. "with --optimize size, a loop is smaller than code written out from two elements on."
   elseif p.why == "quant_lines" then
-    return s .. "the target, " .. p.target .. ", computes a quantized kernel's innermost loop a line at a time, in its vector unit, so the loops stay, the innermost one the runtime's line helper."
+    return s .. "the target, " .. p.target .. ", computes a quantized kernel's innermost loop a line at a time, in its vectors, so the loops stay, the innermost one the runtime's line helper."
   end
   return s .. "--stream on needs a loop to stream from."
 end
@@ -561,11 +561,11 @@ function en.expr_unrolled(f) return "Unrolled, the expression " .. f .. " is com
 function zh.expr_unrolled(f) return "展开后，表达式 " .. f .. " 在每个元素自己的语句里计算。" end
 
 -- A quantized kernel: its innermost loop as a line helper; its arithmetic, with its numbers.
-function en.quant_line(helper, loop, n)
-  return "The innermost loop, " .. loop .. ", runs as the runtime's line helper " .. helper .. " (bc_quant.h), " .. n .. " elements a call: where the compiler targets Helium (Armv8.1-M's MVE, BC_Q_MVE), four at a time, with VQRDMULH for the rounding multiply and VRSHL for the rounding shift, the same bits as the scalar steps; elsewhere one at a time. An input that stays put along it is given as its value, computed once."
+function en.quant_line(helper, loop, n, lines)
+  return "The innermost loop, " .. loop .. ", runs as the runtime's line helper " .. helper .. " (bc_quant.h), " .. n .. " elements a call, a vector at a time where the compiler targets " .. lines .. " (Helium: VQRDMULH for the rounding multiply and VRSHL for the rounding shift; AVX-512 and AVX2: VPMULDQ, two for the multiply high of a vector), the same bits as the scalar steps; elsewhere one at a time. An input that stays put along it is given as its value, computed once."
 end
-function zh.quant_line(helper, loop, n)
-  return "最内层循环 " .. loop .. " 由运行时的行函数 " .. helper .. "（bc_quant.h）执行，每次调用 " .. n .. " 个元素：编译器面向 Helium（Armv8.1-M 的 MVE，BC_Q_MVE）时每次四个，用 VQRDMULH 做舍入乘法、VRSHL 做舍入移位，结果与标量步骤逐位相同；否则逐个计算。沿它不动的输入直接传入算好一次的值。"
+function zh.quant_line(helper, loop, n, lines)
+  return "最内层循环 " .. loop .. " 由运行时的行函数 " .. helper .. "（bc_quant.h）执行，每次调用 " .. n .. " 个元素；编译器面向 " .. lines .. " 时每次一个向量（Helium：VQRDMULH 做舍入乘法、VRSHL 做舍入移位；AVX-512 和 AVX2：VPMULDQ，一个向量的高位乘法用两条），结果与标量步骤逐位相同；否则逐个计算。沿它不动的输入直接传入算好一次的值。"
 end
 function en.quant_intro()
   return "The arithmetic is quantized, as TensorFlow Lite Micro computes it, with integers only. Each element q of an operand stands for the real number scale\003×\003(q\003−\003zero\003point):"

@@ -2,9 +2,11 @@
 
 The differential test of `bcastgen --quant` (int8/int16 add, subtract
 and multiply, bit-exact with TensorFlow Lite Micro's reference kernels):
-every kernel is generated, compiled at -O2, at -O3 and under
--fsanitize=address,undefined -fno-sanitize-recover=all, run on its
-inputs, and each element of its result compared, bit for bit, with
+every kernel is generated, compiled at -O2, at -O3, under
+-fsanitize=address,undefined -fno-sanitize-recover=all and, where this
+machine runs them, at -O3 -march=x86-64-v3 and -march=x86-64-v4 (the
+AVX2 and AVX-512 paths of bc_quant.h), run on its inputs, and each
+element of its result compared, bit for bit, with
 tests/quant_oracle.py's compute() for the same parameters (the same
 scale texts, given to both: the oracle's float32() and bcastgen each
 round them once to float32).
@@ -24,7 +26,8 @@ The kernels:
     strategies auto, unroll (at most 64 elements), loops and block in
     turn for each op and dtype; a third of the sets make a second
     kernel, in place (x has the result's shape), the strategies in turn
-    too;
+    too; a third of the kernels are made for another --target (TARGETS:
+    the Cortex-M55's call bc_quant.h's line helpers), all run here;
   - fixed sets (FIXED), two kernels each, one in place: where SUB's
     float32 multipliers differ from ADD's double ones (t700's sets A and
     B), zero points at the extremes, MUL shifting left by 18 (the product
@@ -35,9 +38,10 @@ The kernels:
   - exhaustive int8, on six of the fixed sets (one activation each),
     each op and both roundings: a [256, 256] kernel whose x[i][j] = i -
     128 and y[i][j] = j - 128, every pair of int8 values (auto and loops,
-    in place or not, in turn); the same pairs broadcast, x [256, 1] by
-    y [256] (double rounding), or in blocks, x [256, 1, 2, 1] by y [16,
-    1, 16] (single rounding).
+    in place or not, in turn), and again for --target cortex-m55 (a line
+    helper); the same pairs broadcast, x [256, 1] by y [256] (double
+    rounding), or in blocks, x [256, 1, 2, 1] by y [16, 1, 16] (single
+    rounding).
 The command says --activation none, --rounding double and --strategy
 auto half the time, the defaults; the --quant options come in another
 order now and then; half the kernels get a --name. Inputs hold random
@@ -63,7 +67,13 @@ compiled one file each. A harness per batch and build calls each kernel
 on exact-size heap buffers (with guard bytes outside ASan), checks that
 a const input is left alone and nothing is written outside the output,
 and when a kernel crashes restarts after it. The headers, each included
-twice, with the signature the issue gives, compile in one file.
+twice, with the signature the issue gives, compile in one file; each
+kernel's banner shows the scales as the oracle rounds their texts. The
+builds for x86-64-v3 and -v4 compile the kernels that call a line helper
+of bc_quant.h (its AVX2 and AVX-512 paths), the exhaustive ones and one
+in four of the others; each is skipped, with the reason, where the
+compiler or this machine cannot build or run it, as the sanitizer build
+is.
 
 Usage: quant_kernels_oracle.py GEN   (with /usr/bin/python3; or main(GEN))
 Env:   QUANT_KERNEL_SETS   random parameter sets (default 200)
@@ -71,17 +81,19 @@ Env:   QUANT_KERNEL_SETS   random parameter sets (default 200)
        QUANT_KERNEL_JOBS   parallel jobs (default 2)
        QUANT_KERNEL_CC     the C compiler (default cc)
        QUANT_KERNEL_KEEP   keep the scratch directory (its path printed)
+       QUANT_KERNEL_CFLAGS more flags for the kernels, in every build
        QUANT_KERNEL_TIMEOUT  seconds a harness may run (default 300)
-TAP: the generation, the headers, the refusals, each bad command line,
-the coverage; then for each build the compile and run, one test per op
-and dtype of the random kernels, the fixed sets, the exhaustive kernels
-of each op; a summary comment of what was checked.
+TAP: the generation, the banners, the headers, the refusals, each bad
+command line, the coverage; then for each build the compile and run, one
+test per op and dtype of the random kernels, the fixed sets, the
+exhaustive kernels of each op; a summary comment of what was checked.
 """
 import concurrent.futures
 import fractions
 import math
 import os
 import random
+import re
 import shlex
 import shutil
 import signal
@@ -104,23 +116,44 @@ OP_NAMES = {"add": "add", "sub": "subtract", "mul": "multiply"}
 # dtype: bcastgen's name, C type, NumPy type
 DTYPES = {"int8": ("i8", "int8_t", np.int8), "int16": ("i16", "int16_t", np.int16)}
 STRATEGIES = ("auto", "unroll", "loops", "block")
+# --target for a third of the random kernels (the rest: the default,
+# generic): the code differs (the Cortex-M55's calls bc_quant.h's line
+# helpers, whose portable loop runs here; Helium's lanes are t630's), all
+# run on this host. The Cortex-M55 more often.
+TARGETS = ("x86-64", "x86-64-v2", "x86-64-v3", "x86-64-v4", "cortex-m0", "cortex-m4f",
+           "cortex-m7", "rv32imac", "rv32imafc") + ("cortex-m55",) * 5
 UNROLL_MAX = 64            # the default --unroll-limit: the generic target's block
 BATCH = 120                # kernels per compile batch
 RUN_TIMEOUT = int(os.environ.get("QUANT_KERNEL_TIMEOUT", "300"))
 SHOW = 5                   # failing kernels shown in one test's diagnostics
 
-# (tag, name, kernel flags, harness flags). The -O3 build adds the strict
-# warnings the other kernels meet (t300: -Wpedantic -Wconversion). The
-# sanitizer build at -O0: every access checked, compiled fastest.
+# (tag, name, kernel flags, harness flags, what it needs). The -O3 build
+# adds the strict warnings the other kernels meet (t300: -Wpedantic
+# -Wconversion). The sanitizer build at -O0: every access checked,
+# compiled fastest. The last two build for this machine's vector units
+# where it has them (bc_quant.h's AVX2 and AVX-512 lines, BC_Q_X86): the
+# kernels that call a line helper (bc_q_..._line_...), whose C these
+# change, the exhaustive ones and one in four of the others (SIMD_SHARE),
+# which only the compiler's vectorization changes.
+PLAIN = ["-std=c99", "-O1", "-w"]
 BUILDS = [
-    ("o2", "-O2", ["-std=c99", "-O2", "-Wall", "-Wextra", "-Werror"], ["-std=c99", "-O1", "-w"]),
+    ("o2", "-O2", ["-std=c99", "-O2", "-Wall", "-Wextra", "-Werror"], PLAIN, None),
     ("o3", "-O3", ["-std=c99", "-O3", "-Wall", "-Wextra", "-Wpedantic", "-Wconversion",
-                   "-Werror"], ["-std=c99", "-O1", "-w"]),
+                   "-Werror"], PLAIN, None),
     ("san", "asan+ubsan", ["-std=c99", "-O0", "-g1", "-Wall", "-Wextra", "-Werror",
                            "-fsanitize=address,undefined", "-fno-sanitize-recover=all"],
      ["-std=c99", "-O1", "-g1", "-w", "-fsanitize=address,undefined",
-      "-fno-sanitize-recover=all"]),
+      "-fno-sanitize-recover=all"], "sanitizers"),
+    ("v3", "-O3 x86-64-v3", ["-std=c99", "-O3", "-march=x86-64-v3", "-Wall", "-Wextra",
+                             "-Werror"], PLAIN, "x86-64-v3"),
+    ("v4", "-O3 x86-64-v4", ["-std=c99", "-O3", "-march=x86-64-v4", "-Wall", "-Wextra",
+                             "-Werror"], PLAIN, "x86-64-v4"),
 ]
+SIMD_SHARE = 4
+# what __builtin_cpu_supports calls a level, or its features where the
+# compiler does not know the level's name
+CPU_LEVELS = {"x86-64-v3": ["avx2", "fma", "bmi2"],
+              "x86-64-v4": ["avx512f", "avx512bw", "avx512dq", "avx512vl"]}
 
 
 def prod(shape):
@@ -396,12 +429,12 @@ class Corpus:
         self.turn[k] = i + 1
         return STRATEGIES[i % len(STRATEGIES)]
 
-    def add_case(self, s, p, kind, xs, ys, strategy, inplace, x=None, y=None):
+    def add_case(self, s, p, kind, xs, ys, strategy, inplace, x=None, y=None, target=None):
         i = len(self.cases)
         rng = self.rng
         c = {"id": i, "name": "q%05d" % (i + 1), "set": s, "p": p, "kind": kind,
              "xs": list(xs), "ys": list(ys), "strategy": strategy, "inplace": inplace,
-             "result": list(np.broadcast_shapes(tuple(xs), tuple(ys)))}
+             "result": list(np.broadcast_shapes(tuple(xs), tuple(ys))), "target": target}
         c["fn"] = "qk_%s_%s_%d" % (s["op"], s["dtype"], i + 1) if i % 2 else c["name"]
         # how the command says it: options left at their defaults now and then
         c["say_strategy"] = strategy != "auto" or rng.random() < 0.5
@@ -424,7 +457,8 @@ class Corpus:
         else:
             limit = UNROLL_MAX if strategy == "unroll" else 9 ** 4
             xs, ys = random_shapes(self.rng, inplace, limit)
-        self.add_case(s, p, kind, xs, ys, strategy, inplace)
+        target = self.rng.choice(TARGETS) if self.rng.random() < 1 / 3 else None
+        self.add_case(s, p, kind, xs, ys, strategy, inplace, target=target)
 
     def build(self, nsets):
         rng = self.rng
@@ -473,6 +507,9 @@ class Corpus:
                 self.add_case(s, p, "exhaustive", [256, 256], [256, 256],
                               ("auto", "loops")[(k + k // 2) % 2], k // 4 % 2 == 1,
                               gx.copy(), gy.copy())
+                # for the Cortex-M55: a line helper's loop
+                self.add_case(s, p, "exhaustive", [256, 256], [256, 256], "auto",
+                              k // 2 % 2 == 1, gx.copy(), gy.copy(), target="cortex-m55")
                 if s["rounding"] == "double":
                     self.add_case(s, p, "exhaustive", [256, 1], [256],
                                   ("loops", "auto")[k // 2 % 2], False,
@@ -499,6 +536,8 @@ def command(gen, c):
         args += ["--strategy", c["strategy"]]
     if c["inplace"]:
         args.append("--inplace")
+    if c["target"]:
+        args += ["--target", c["target"]]
     args += ["x=" + shape_str(c["xs"]), "y=" + shape_str(c["ys"]), "-o", c["name"] + ".c"]
     if c["fn"] != c["name"]:
         args += ["--name", c["fn"]]
@@ -804,10 +843,12 @@ def compile_one_each(cc, flags, incs, kdir, odir, cases, tag):
         if rc == 0 and not err.strip():
             objs[c["id"]] = obj
         else:
-            mine = [line for line in err.splitlines() if "error" in line or "warning" in line]
-            c.setdefault("cc_error", {})[tag] = "does not compile (%s): %s" % (
-                " ".join(flags), " | ".join(line.strip() for line in mine[:2])[:400]
-                or first_lines(err))
+            # the first diagnostic, the kernel's directory left out
+            mine = [line.strip().replace(kdir + "/", "") for line in err.splitlines()
+                    if "error" in line or "warning" in line]
+            c.setdefault("cc_error", {})[tag] = "%s does not compile it: %s" % (
+                " ".join([os.path.basename(cc)] + flags),
+                (mine[0] if mine else first_lines(err))[:300])
     return objs
 
 
@@ -979,6 +1020,26 @@ def sanitizers_work(cc, tmp):
     return None
 
 
+def cpu_level(cc, tmp, level):
+    """None if CC builds for LEVEL (-march=LEVEL) and this machine runs
+    it, else why not."""
+    d = fresh(tmp)
+    src, exe = os.path.join(d, "t.c"), os.path.join(d, "t")
+    for names in ([level], CPU_LEVELS[level]):
+        with open(src, "w") as f:
+            f.write("int main(void)\n{\n\t__builtin_cpu_init();\n\treturn !(%s);\n}\n" % (
+                " && ".join('__builtin_cpu_supports("%s")' % n for n in names)))
+        rc, out, err = run([cc, "-march=" + level, "-o", exe, src], cwd=d)
+        if rc == 0:
+            break
+    else:
+        return "%s cannot build for -march=%s: %s" % (cc, level, first_lines(err))
+    rc, out, err = run([exe], cwd=d)
+    if rc != 0:
+        return "this machine is not %s (%s)" % (level, " ".join(CPU_LEVELS[level]))
+    return None
+
+
 def check_headers(tap, cc, incs, tmp, cases):
     """Every header, twice, and the prototypes the harness declares, in
     one translation unit with the -O3 build's strict flags."""
@@ -1012,6 +1073,7 @@ def main(gen=None):
     jobs = max(1, int(os.environ.get("QUANT_KERNEL_JOBS", "2")))
     cc = os.environ.get("QUANT_KERNEL_CC") or "cc"
     keep = os.environ.get("QUANT_KERNEL_KEEP")
+    extra = shlex.split(os.environ.get("QUANT_KERNEL_CFLAGS", ""))
     runtime = os.path.join(os.path.dirname(TESTS), "runtime")
     t0 = time.time()
     tap = Tap()
@@ -1121,16 +1183,32 @@ def main(gen=None):
         outsize = []
         for k, b in enumerate(batches):
             outsize.append(write_inputs(os.path.join(scratch, "in%d.bin" % k), b))
-        san_why = sanitizers_work(cc, scratch)
-        builds = [b for b in BUILDS if b[0] != "san" or not san_why]
+        why_not = {}
+        for b in BUILDS:
+            if b[4] == "sanitizers":
+                why_not[b[0]] = sanitizers_work(cc, scratch)
+            elif b[4]:
+                why_not[b[0]] = cpu_level(cc, scratch, b[4])
+        builds = [b for b in BUILDS if not why_not.get(b[0])]
+
+        for c in gens:
+            with open(os.path.join(kdir, c["name"] + ".c")) as f:
+                c["lines"] = re.search(r"\bbc_q_\w*_line_", f.read()) is not None
+            c["simd"] = c["lines"] or c["kind"] == "exhaustive" or c["id"] % SIMD_SHARE == 0
+
+        def built(tag, c):
+            """Whether build TAG compiles case C."""
+            return c["simd"] or tag not in ("v3", "v4")
 
         def task(tb):
-            (tag, bname, kflags, hflags), k = tb
+            (tag, bname, kflags, hflags, _), k = tb
+            kflags = kflags + extra
             odir = os.path.join(scratch, "%s-%d" % (tag, k))
             t = time.time()
-            objs = compile_batch(cc, kflags, incs, kdir, odir, batches[k], tag)
+            mine = [c for c in batches[k] if built(tag, c)]
+            objs = compile_batch(cc, kflags, incs, kdir, odir, mine, tag)
             tc = time.time() - t
-            exe, todo = link_harness(cc, hflags, odir, batches[k], objs, tag)
+            exe, todo = link_harness(cc, hflags, odir, mine, objs, tag)
             outfile = os.path.join(scratch, "out%d-%s.bin" % (k, tag))
             with open(outfile, "wb") as f:
                 f.truncate(outsize[k])
@@ -1141,19 +1219,24 @@ def main(gen=None):
         work = [(b, k) for b in builds for k in range(nb)]
         with concurrent.futures.ThreadPoolExecutor(max_workers=jobs) as ex:
             times = list(ex.map(task, work))
-        tap.comment("compile and run: %.0f s wall for %d builds of %d batches (compile %.0f "
-                    "s, run %.0f s of work)" % (time.time() - tb, len(builds), nb,
-                                                sum(t[0] for t in times),
-                                                sum(t[1] - t[0] for t in times)))
+        tap.comment("compile and run: %.0f s wall for %d builds of %d batches (compile %s; "
+                    "link and run %.0f s of work)" % (
+                        time.time() - tb, len(builds), nb,
+                        ", ".join("%s %.0f s" % (b[1], sum(t[0] for w, t in zip(work, times)
+                                                         if w[0] is b)) for b in builds),
+                        sum(t[1] - t[0] for t in times)))
         checked = 0
-        for tag, bname, kflags, hflags in BUILDS:
-            if tag == "san" and san_why:
-                tap.skip("%s: every kernel" % bname, san_why)
+        for tag, bname, kflags, hflags, _ in BUILDS:
+            if why_not.get(tag):
+                tap.skip("%s: every kernel" % bname, why_not[tag])
                 continue
             broken = [c for c in gens if tag in c.get("cc_error", {})]
-            tap.ok(not broken, "%s: %d kernels compile (%s) in %d batches, link and run" % (
-                bname, len(gens), " ".join(kflags), nb),
-                diag_of([["%s: %s" % (c["cmd"], c["cc_error"][tag])] for c in broken],
+            tap.ok(not broken, "%s: %d kernels compile (%s) in %d batches, link and run%s" % (
+                bname, sum(built(tag, c) for c in gens), " ".join(kflags), nb,
+                "" if tag not in ("v3", "v4") else
+                " (the %d that call a line helper, the exhaustive ones, 1 in %d of the "
+                "others)" % (sum(c["lines"] for c in gens), SIMD_SHARE)),
+                diag_of([["bcastgen: " + c["cmd"], "  " + c["cc_error"][tag]] for c in broken],
                         len(gens)))
             results = {}
             for k, b in enumerate(batches):
@@ -1176,7 +1259,8 @@ def main(gen=None):
                                lambda c, op=op: c["kind"] == "exhaustive"
                                and c["set"]["op"] == op))
             for what, pick in groups:
-                mine = [c for c in cases if pick(c)]
+                mine = [c for c in cases if pick(c)
+                        and (tag not in ("v3", "v4") or c.get("simd"))]
                 fails = []
                 n = 0
                 for c in mine:
@@ -1188,10 +1272,12 @@ def main(gen=None):
                 checked += n
                 strat = ", ".join("%s %d" % (s, sum(c["strategy"] == s for c in mine))
                                   for s in STRATEGIES)
-                tap.ok(not fails, "%s: %s: %d kernels (%s; in place %d), %d elements bit "
-                       "for bit" % (bname, what, len(mine), strat,
-                                    sum(c["inplace"] for c in mine),
-                                    sum(prod(c["result"]) for c in mine)),
+                tap.ok(not fails, "%s: %s: %d kernels (%s; in place %d; --target %d, "
+                       "cortex-m55 %d), %d elements bit for bit" % (
+                           bname, what, len(mine), strat, sum(c["inplace"] for c in mine),
+                           sum(bool(c["target"]) for c in mine),
+                           sum(c["target"] == "cortex-m55" for c in mine),
+                           sum(prod(c["result"]) for c in mine)),
                        diag_of(fails, len(mine)))
         tap.comment("checked: %d parameter sets (%d random, %d fixed; %d refused sets and "
                     "%d bad command lines refused), %d kernels, %d elements in %d builds "

@@ -781,7 +781,12 @@ test_quant(void)
 	request("x:i8=1,16,16,8 y:i8=8", "add", "i8");
 	rq.quant = &q;
 	rq.target = target_find("cortex-m55");
-	ok1(build() == 0 && !p.read[1].table && p.quant_line && p.why == WHY_QUANT_LINES);
+	ok1(build() == 0 && p.read[1].table && !p.quant_line);	/* a table first */
+	/* y staying put in the innermost loop is requantized once outside it, no table */
+	request("x:i8=8,64,56,56 y:i8=64,1,1", "add", "i8");
+	rq.quant = &q;
+	ok1(build() == 0 && !p.read[1].table && p.ntemps == 1 && p.quant_line
+	    && p.why == WHY_QUANT_LINES);
 	/* a line on the Cortex-M55: y staying put in it is given as its value */
 	request("x:i8=64,256 y:i8=64,1", "add", "i8");
 	rq.quant = &q;

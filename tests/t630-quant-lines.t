@@ -10,11 +10,14 @@ each target of tests/firmware/targets.py in each of its builds (on the
 Cortex-M55 gcc at -Os, -O2 and -O3 and clang at -O2: the Helium lanes,
 BC_Q_MVE; elsewhere the scalar loop) and once more on the M55 with
 -DBC_Q_NO_MVE, run under QEMU; not on the Cortex-M0, whose RAM is too
-small for the data (the test says so). The element steps themselves are checked
+small for the data (the test says so). On the host, with gcc and clang:
+AVX-512 (where this processor runs it), AVX2, the scalar loop
+(-DBC_Q_NO_SIMD) and UBSan, each build's lanes checked. The element steps themselves are checked
 against TFLite Micro's math by t710 (on the host).
 """
 import os
 import shutil
+import subprocess
 import sys
 import tempfile
 
@@ -30,9 +33,59 @@ WARN = ["-Wall", "-Wextra", "-Werror", "-ffreestanding", "-I", RUNTIME]
 TAP = Tap()
 
 
+# Host builds: name, compiler, flags, the lanes they must run in, and
+# the processor flag the run needs (/proc/cpuinfo), or None.
+HOST_BUILDS = [
+    ("gcc -O2 -march=x86-64-v4", "gcc", ["-O2", "-march=x86-64-v4"], "AVX-512", "avx512dq"),
+    ("gcc -O3 -march=x86-64-v3", "gcc", ["-O3", "-march=x86-64-v3"], "AVX2", "avx2"),
+    ("clang -O2 -march=x86-64-v3", "clang", ["-O2", "-march=x86-64-v3"], "AVX2", "avx2"),
+    ("clang -O2 -march=x86-64-v4", "clang", ["-O2", "-march=x86-64-v4"], "AVX-512", "avx512dq"),
+    ("gcc -O2 -march=x86-64-v3 -DBC_Q_NO_SIMD", "gcc",
+     ["-O2", "-march=x86-64-v3", "-DBC_Q_NO_SIMD"], "scalar", None),
+    ("gcc -O1 -march=x86-64-v4 UBSan", "gcc", ["-O1", "-march=x86-64-v4",
+     "-fsanitize=undefined", "-fno-sanitize-recover=all"], "AVX-512", "avx512dq"),
+]
+
+
+def host(work):
+    """Runs the program on the host in each of HOST_BUILDS."""
+    flags_of_cpu = ""
+    try:
+        with open("/proc/cpuinfo") as f:
+            flags_of_cpu = " ".join(l for l in f if l.startswith("flags"))
+    except OSError:
+        pass
+    machine = os.uname().machine
+    for name, cc, flags, lanes, needs in HOST_BUILDS:
+        what = "host %s: the line helpers give the element steps' results" % name
+        if machine != "x86_64":
+            TAP.skip(what, "the host is %s, not x86-64" % machine)
+            continue
+        if not shutil.which(cc):
+            TAP.skip(what, "no %s" % cc)
+            continue
+        if needs and (" %s " % needs) not in flags_of_cpu + " ":
+            TAP.skip(what, "this processor lacks %s" % needs)
+            continue
+        exe = os.path.join(work, "host-" + "".join(c if c.isalnum() else "_" for c in name))
+        p = subprocess.run([cc, "-std=c99"] + flags + WARN[:-2] + [
+            "-I", RUNTIME, "-I", os.path.join(TESTS, "firmware"), SRC,
+            os.path.join(TESTS, "firmware", "fw_host.c"), "-o", exe],
+            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, universal_newlines=True)
+        if p.returncode != 0:
+            TAP.ok(False, what, ["build failed:"] + p.stdout.splitlines()[-20:])
+            continue
+        r = subprocess.run([exe], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                           universal_newlines=True, timeout=600)
+        TAP.ok(r.returncode == 0 and ("lanes: %s" % lanes) in r.stdout,
+               what + " (%s lanes)" % lanes,
+               ["exit status %d" % r.returncode] + r.stdout.splitlines()[-12:])
+
+
 def main():
     work = tempfile.mkdtemp(prefix="bcastgen-t630.")
     try:
+        host(work)
         for target in targets.TARGETS:
             builds = list(target.builds)
             if target.name == "m55":

@@ -1,7 +1,8 @@
 /*
  * quant_lines.c: bc_quant.h's line helpers against its element steps,
- * on the core the program runs on (t630). Where the compiler targets
- * Helium the lines run in its lanes (BC_Q_MVE); each element must be
+ * on the core the program runs on (t630), or on the host. Where the
+ * compiler targets Helium, AVX-512 or AVX2 the lines run in their lanes
+ * (BC_Q_MVE, BC_Q_X86); each element must be
  * what bc_q_input_d, bc_q_offset and bc_q_output_T_d give it, one at
  * a time: for add, subtract and multiply, i8 over every pair of values
  * and i16 over a spread of them, each input moving or staying put, with
@@ -88,19 +89,27 @@ want(const struct set *s, int32_t x, int32_t y, int bits, int32_t left)
 	                 : bc_q_output_i16_d(acc, s->om, s->os, s->oz, s->lo, s->hi);
 }
 
-/* The line of set S on 8-bit data, X or Y staying put (its value XV, YV) when NULL. */
+/*
+ * The line of set S on 8-bit data, X or Y staying put when NULL: then its
+ * value XV, YV is given, and a pointer that must not be read (one past
+ * out8's last element).
+ */
 static void
 line8(const struct set *s, const int8_t *x, int32_t xv, const int8_t *y, int32_t yv, size_t n)
 {
+	const int8_t *nowhere = out8 + N;
+	const int8_t *xp = x ? x : nowhere, *yp = y ? y : nowhere;
+
 	if (s->op == 2)
-		bc_q_multiply_line_i8_d(out8, n, x, xv, y, yv, s->zx, s->zy, s->om, s->os, s->oz,
-		                        s->lo, s->hi);
+		bc_q_multiply_line_i8_d(out8, n, xp, x != NULL, xv, yp, y != NULL, yv, s->zx, s->zy,
+		                        s->om, s->os, s->oz, s->lo, s->hi);
 	else if (s->op == 0)
-		bc_q_add_line_i8_d(out8, n, x, xv, y, yv, s->zx, 20, s->xm, s->xs, s->zy, 20, s->ym,
-		                   s->ys, s->om, s->os, s->oz, s->lo, s->hi);
+		bc_q_add_line_i8_d(out8, n, xp, x != NULL, xv, yp, y != NULL, yv, s->zx, 20, s->xm,
+		                   s->xs, s->zy, 20, s->ym, s->ys, s->om, s->os, s->oz, s->lo, s->hi);
 	else
-		bc_q_subtract_line_i8_d(out8, n, x, xv, y, yv, s->zx, 20, s->xm, s->xs, s->zy, 20,
-		                        s->ym, s->ys, s->om, s->os, s->oz, s->lo, s->hi);
+		bc_q_subtract_line_i8_d(out8, n, xp, x != NULL, xv, yp, y != NULL, yv, s->zx, 20,
+		                        s->xm, s->xs, s->zy, 20, s->ym, s->ys, s->om, s->os, s->oz,
+		                        s->lo, s->hi);
 }
 
 /* The line of set S on 16-bit data (zero points taken as 0), as line8. */
@@ -108,14 +117,18 @@ static void
 line16(const struct set *s, const int16_t *x, int32_t xv, const int16_t *y, int32_t yv,
        size_t n)
 {
+	const int16_t *nowhere = out16 + N16;
+	const int16_t *xp = x ? x : nowhere, *yp = y ? y : nowhere;
+
 	if (s->op == 2)
-		bc_q_multiply_line_i16_d(out16, n, x, xv, y, yv, 0, 0, s->om, s->os, 0, -32768, 32767);
+		bc_q_multiply_line_i16_d(out16, n, xp, x != NULL, xv, yp, y != NULL, yv, 0, 0, s->om,
+		                         s->os, 0, -32768, 32767);
 	else if (s->op == 0)
-		bc_q_add_line_i16_d(out16, n, x, xv, y, yv, 0, 15, s->xm, s->xs, 0, 15, s->ym, s->ys,
-		                    s->om, s->os, 0, -32768, 32767);
+		bc_q_add_line_i16_d(out16, n, xp, x != NULL, xv, yp, y != NULL, yv, 0, 15, s->xm,
+		                    s->xs, 0, 15, s->ym, s->ys, s->om, s->os, 0, -32768, 32767);
 	else
-		bc_q_subtract_line_i16_d(out16, n, x, xv, y, yv, 0, 15, s->xm, s->xs, 0, 15, s->ym,
-		                         s->ys, s->om, s->os, 0, -32768, 32767);
+		bc_q_subtract_line_i16_d(out16, n, xp, x != NULL, xv, yp, y != NULL, yv, 0, 15, s->xm,
+		                         s->xs, 0, 15, s->ym, s->ys, s->om, s->os, 0, -32768, 32767);
 }
 
 /* The value an input staying put gives the line: its step, done once. */
@@ -179,7 +192,8 @@ main(void)
 			if (out16[i] != want(&s16, -32768, y16[i], 16, 15))
 				mismatch(k, 4000000 + i, out16[i], want(&s16, -32768, y16[i], 16, 15));
 	}
-	fw_write0(BC_Q_MVE ? "lanes: Helium\n" : "lanes: scalar\n");
+	fw_write0(BC_Q_MVE ? "lanes: Helium\n" : BC_Q_X86 == 16 ? "lanes: AVX-512\n"
+	          : BC_Q_X86 == 8 ? "lanes: AVX2\n" : "lanes: scalar\n");
 	fw_write0("mismatches: ");
 	put_int(bad);
 	fw_write0("\n");

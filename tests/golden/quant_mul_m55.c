@@ -52,8 +52,8 @@
  * and the indices it computes.
  *
  * i1 runs as bc_quant.h's line helper, bc_q_multiply_line_i8_d:
- * four elements at a time in Helium's vectors where the compiler targets
- * them (BC_Q_MVE: VQRDMULH, then VRSHL), else one at a time; the same bits.
+ * a vector of elements at a time where the compiler targets
+ * Helium (BC_Q_MVE), else one at a time; the same bits.
  */
 
 /* Begin quant_mul_m55 */
@@ -64,7 +64,7 @@ void quant_mul_m55(const int8_t *BC_RESTRICT x, const int8_t *BC_RESTRICT s, int
 	const int8_t *x_0 = x;
 	int8_t *out_0 = out;
 	for (i0 = 0; i0 < 64; i0++, x_0 += 16, out_0 += 16) {
-		bc_q_multiply_line_i8_d(out_0, 16, x_0, 0, s, 0, -128, -128, 1073741824, -7, -128, -128, 127);
+		bc_q_multiply_line_i8_d(out_0, 16, x_0, 1, 0, s, 1, 0, -128, -128, 1073741824, -7, -128, -128, 127);
 	} /* i0 */
 }
 /* End quant_mul_m55 */
