@@ -89,7 +89,7 @@ done <<'EOF_CASES'
 1|kernel "a" { op = "add", "x=3", "y\\0=3" }|bad.lua:1: error: kernel 'a': operand 2 holds a NUL byte
 1|kernel "a" { ["op\\0x"] = "add", "x=3" }|bad.lua:1: error: kernel 'a': a field name holds a NUL byte
 1|local function k(n, y)\n  kernel(n) { op = "add", "x=3", y }\nend\nlocal function outer(n, y) k(n, y) end\nk("good", "y=3")\nouter("bad", "y=4")|bad.lua:6: error: kernel 'bad': operands could not be broadcast together with shapes x(3,) y(4,)
-1|local function k(n, f)\n  kernel(n) { op = "add", frob = f, "x=3" }\nend\n\nk("a", 1)|bad.lua:5: error: kernel 'a': unknown field 'frob' (there are inplace axis strategy unroll_limit loop_order stream parallel cache_size target tune optimize out_shape op expr dtype out_dtype lang, and the operands)
+1|local function k(n, f)\n  kernel(n) { op = "add", frob = f, "x=3" }\nend\n\nk("a", 1)|bad.lua:5: error: kernel 'a': unknown field 'frob' (there are inplace axis strategy unroll_limit loop_order stream parallel cache_size target tune optimize out_shape op expr dtype out_dtype quant activation rounding lang, and the operands)
 1|local function k(n)\n  kernel(n) { op = "add", "x=3" }\nend\nk("a")\nk("a")|bad.lua:5: error: kernel 'a' is declared twice (first on line 4)
 EOF_CASES
 
