@@ -117,9 +117,11 @@ OP_NAMES = {"add": "add", "sub": "subtract", "mul": "multiply"}
 DTYPES = {"int8": ("i8", "int8_t", np.int8), "int16": ("i16", "int16_t", np.int16)}
 STRATEGIES = ("auto", "unroll", "loops", "block")
 # --target for a third of the random kernels (the rest: the default,
-# generic): the code differs (the Cortex-M55's calls bc_quant.h's line
-# helpers, whose portable loop runs here; Helium's lanes are t630's), all
-# run on this host. The Cortex-M55 more often.
+# generic): the plans differ, and where a line is a helper's call
+# (bc_quant.h's line helpers) the C too: a line runs the helper's
+# portable loop here, or its AVX2 or AVX-512 lanes in the v3 and v4
+# builds; the Cortex-M55's Helium lanes are t630's. All run on this host;
+# the Cortex-M55 more often.
 TARGETS = ("x86-64", "x86-64-v2", "x86-64-v3", "x86-64-v4", "cortex-m0", "cortex-m4f",
            "cortex-m7", "rv32imac", "rv32imafc") + ("cortex-m55",) * 5
 UNROLL_MAX = 64            # the default --unroll-limit: the generic target's block
