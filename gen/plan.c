@@ -1258,11 +1258,15 @@ choose_strategy(struct plan *p, const struct plan_request *rq, int nodes, struct
 	block = block_loops(p, rq->target, nodes);
 	if (rq->strategy == PLAN_BLOCK && block == 0) {
 		sb_printf(err, "cannot write out a block: it needs two loops or more, the "
-		          "innermost of at most %d iterations (%d nodes in all); the loops "
-		          "run ", rq->target->block_max, PLAN_UNROLL_NODES);
+		          "innermost of at most %d iterations (%d nodes in all); ",
+		          rq->target->block_max, PLAN_UNROLL_NODES);
+		if (p->nloops == 0)
+			sb_add(err, "the result is a scalar, with no loop");
 		for (int l = 0; l < p->nloops; l++)
-			sb_printf(err, "%s%llu", l ? ", " : "", (unsigned long long)p->loop[l].extent);
-		sb_add(err, " times");
+			sb_printf(err, "%s%llu", l ? ", " : "the loops run ",
+			          (unsigned long long)p->loop[l].extent);
+		if (p->nloops > 0)
+			sb_add(err, " times");
 		use_loops(err, rq);
 		p->fault = "strategy";
 		return -1;

@@ -234,6 +234,7 @@ done <<EOF_CASES
 1|--op mul --dtype i8 --quant x=0.05,-3 --quant y=0.02,5 --quant out=1e-30,-1 --rounding single --activation relu6 x=3 y=3|bcastgen: error: the activation's bound 6 / 1e-30 does not fit int32
 1|--op add --dtype i8 --quant x=0.05 x=3 y=3|bcastgen: error: bad --quant 'x=0.05': expected NAME=SCALE,ZERO_POINT, such as x=0.0472,-3
 1|--op add --dtype i8 --quant x=0x1p3,1 x=3 y=3|bcastgen: error: bad scale '0x1p3' of 'x': expected a positive decimal number, such as 0.0472 or 4.72e-2
+1|--strategy block x= y= -o k.c|bcastgen: error: cannot write out a block: it needs two loops or more, the innermost of at most 64 iterations (1024 nodes in all); the result is a scalar, with no loop (use --strategy loops)
 EOF_CASES
 set +f
 
