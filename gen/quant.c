@@ -126,7 +126,7 @@ smaller_than_one(struct quant_mult *m, double real, enum quant_rounding rounding
 /*
 ** One bound of the activation's range, as TFLM's Quantize: ZERO plus
 ** VALUE / SCALE, divided in float32 and rounded with halves away from
-** zero; into *BOUND, or an error when it leaves int32.
+** zero; into *OUT, or an error when it leaves int32.
 */
 static int
 bound(int32_t *out, float value, float scale, int32_t zero, struct strbuf *err)
