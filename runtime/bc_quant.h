@@ -308,12 +308,54 @@ static inline int32x4_t bc__q_in_mve(int32x4_t v, int32_t zero, int left, int32_
  * 64-bit products, then the odd ones'), the nudge, and bits 31 to 62 of
  * each product put back in its lane; RoundingDivideByPOT as
  * bc__q_rdbpot; an input of add or subtract as bc_q_input_d, in 32-bit
- * lanes. The same bits as the scalar steps (t335 runs both); BC_Q_NO_SIMD
- * leaves them out.
+ * lanes. The same bits as the scalar steps (t630 runs both); BC_Q_NO_SIMD
+ * leaves them out. Where the compiler targets neither, in a hosted
+ * x86-64 build with gcc or clang (at -O2 without -march, say), the AVX2
+ * form is compiled all the same and runs where the processor has AVX2,
+ * asked once (BC_Q_X86_DISPATCH); else the scalar loop.
  */
 #if !BC_Q_MVE && !defined(BC_Q_NO_SIMD) && (defined(__x86_64__) || defined(__i386__)) \
     && (defined(__AVX2__) || (defined(__AVX512F__) && defined(__AVX512DQ__)))
+#define BC_Q_X86_DISPATCH 0
+#define BC__Q_V_TARGET
 #include <immintrin.h>
+#elif !BC_Q_MVE && !defined(BC_Q_NO_SIMD) && defined(__x86_64__) && defined(__GNUC__) \
+    && __STDC_HOSTED__
+#define BC_Q_X86_DISPATCH 1
+#define BC__Q_V_TARGET __attribute__((target("avx2")))
+#include <cpuid.h>
+#include <immintrin.h>
+
+/*
+ * Whether this processor, and its operating system, run AVX2: CPUID's
+ * bits, and XCR0's for the AVX registers. Asked once per translation
+ * unit; threads that ask at once store the same answer. With
+ * BC__Q_NO_CPU_AVX2 (tests), no without asking.
+ */
+static inline int bc__q_avx2(void)
+{
+#ifdef BC__Q_NO_CPU_AVX2
+	return 0;
+#else
+	static int known;	/* 0: not yet asked; 1: yes; 2: no */
+	int k = __atomic_load_n(&known, __ATOMIC_RELAXED);
+
+	if (k == 0) {
+		unsigned a, b, c, d, lo, hi;
+
+		k = 2;
+		if (__get_cpuid(1, &a, &b, &c, &d) && (c & bit_OSXSAVE) && (c & bit_AVX)) {
+			__asm__("xgetbv" : "=a"(lo), "=d"(hi) : "c"(0));
+			if ((lo & 6u) == 6u && __get_cpuid_count(7, 0, &a, &b, &c, &d) && (b & bit_AVX2))
+				k = 1;
+		}
+		__atomic_store_n(&known, k, __ATOMIC_RELAXED);
+	}
+	return k == 1;
+#endif
+}
+#endif
+#ifdef BC_Q_X86_DISPATCH
 #if defined(__AVX512F__) && defined(__AVX512DQ__)
 #define BC_Q_X86 16
 typedef __m512i bc__q_v;
@@ -334,7 +376,7 @@ typedef __m512i bc__q_v;
 #define BC__Q_V_STORE_i16(p, v) _mm256_storeu_si256((__m256i *)(void *)(p), _mm512_cvtsepi32_epi16(v))
 
 /* SRDHM(V, M), M >= 0, sixteen lanes. */
-static inline bc__q_v bc__q_v_srdhm(bc__q_v v, int32_t m)
+static inline BC__Q_V_TARGET bc__q_v bc__q_v_srdhm(bc__q_v v, int32_t m)
 {
 	__m512i mm = _mm512_set1_epi32(m), nudge = _mm512_set1_epi64(INT64_C(1) << 30);
 	__m512i even = _mm512_add_epi64(_mm512_mul_epi32(v, mm), nudge);
@@ -365,7 +407,7 @@ typedef __m256i bc__q_v;
 #define BC__Q_V_STORE_i16(p, v) _mm_storeu_si128((__m128i *)(void *)(p), BC__Q_V_PACK(v))
 
 /* SRDHM(V, M), M >= 0, eight lanes. */
-static inline bc__q_v bc__q_v_srdhm(bc__q_v v, int32_t m)
+static inline BC__Q_V_TARGET bc__q_v bc__q_v_srdhm(bc__q_v v, int32_t m)
 {
 	__m256i mm = _mm256_set1_epi32(m), nudge = _mm256_set1_epi64x(INT64_C(1) << 30);
 	__m256i even = _mm256_add_epi64(_mm256_mul_epi32(v, mm), nudge);
@@ -376,7 +418,7 @@ static inline bc__q_v bc__q_v_srdhm(bc__q_v v, int32_t m)
 #endif
 
 /* RoundingDivideByPOT(V, E), the lanes' values as bc__q_rdbpot takes them. */
-static inline bc__q_v bc__q_v_rdbpot(bc__q_v v, int e)
+static inline BC__Q_V_TARGET bc__q_v bc__q_v_rdbpot(bc__q_v v, int e)
 {
 	if (e == 0)
 		return v;
@@ -388,7 +430,7 @@ static inline bc__q_v bc__q_v_rdbpot(bc__q_v v, int e)
 }
 
 /* MBQM, double rounding, the lanes: a positive SHIFT shifts left first, wrapping. */
-static inline bc__q_v bc__q_v_mbqm(bc__q_v v, int32_t m, int shift)
+static inline BC__Q_V_TARGET bc__q_v bc__q_v_mbqm(bc__q_v v, int32_t m, int shift)
 {
 	if (shift > 0)
 		v = BC__Q_V_SLL(v, shift);
@@ -396,7 +438,7 @@ static inline bc__q_v bc__q_v_mbqm(bc__q_v v, int32_t m, int shift)
 }
 
 /* bc_q_input_d, the lanes: in 32-bit arithmetic, the multiplier 1/2 a shift. */
-static inline bc__q_v bc__q_v_in(bc__q_v v, int32_t zero, int left, int32_t m, int shift)
+static inline BC__Q_V_TARGET bc__q_v bc__q_v_in(bc__q_v v, int32_t zero, int left, int32_t m, int shift)
 {
 	int low = 31 - left;
 	int32_t mh = (int32_t)((uint32_t)m >> low), ml = (int32_t)((uint32_t)m & (((uint32_t)1 << low) - 1u));
@@ -416,7 +458,7 @@ static inline bc__q_v bc__q_v_in(bc__q_v v, int32_t zero, int left, int32_t m, i
  * to [LO, HI] where that is narrower than T's range, [TMIN, TMAX]: the
  * store's saturation clamps to that.
  */
-static inline bc__q_v bc__q_v_out(bc__q_v acc, int32_t m, int shift, int32_t zero,
+static inline BC__Q_V_TARGET bc__q_v bc__q_v_out(bc__q_v acc, int32_t m, int shift, int32_t zero,
                                   int32_t lo, int32_t hi, int32_t tmin, int32_t tmax)
 {
 	bc__q_v r = BC__Q_V_ADD(bc__q_v_mbqm(acc, m, shift), BC__Q_V_SET1(zero));
@@ -452,22 +494,69 @@ static inline bc__q_v bc__q_v_out(bc__q_v acc, int32_t m, int shift, int32_t zer
 		               (x += BC_Q_X86, out += BC_Q_X86))                     \
 	else                                                                         \
 		BC__Q_X86_LOOP(T, BC__Q_X86_ONCE_X, B, COMBINE,                      \
-		               (y += BC_Q_X86, out += BC_Q_X86))                     \
-	n -= i;                                                                      \
-	i = 0;
+		               (y += BC_Q_X86, out += BC_Q_X86))
 #define BC__Q_X86_IN_X(LOAD, p) bc__q_v_in(LOAD(p), zx, xl, xm, xs)
 #define BC__Q_X86_IN_Y(LOAD, p) bc__q_v_in(LOAD(p), zy, yl, ym, ys)
 #define BC__Q_X86_OFF_X(LOAD, p) BC__Q_V_SUB(LOAD(p), BC__Q_V_SET1(zx))
 #define BC__Q_X86_OFF_Y(LOAD, p) BC__Q_V_SUB(LOAD(p), BC__Q_V_SET1(zy))
 #define BC__Q_X86_ONCE_X(LOAD, p) BC__Q_V_SET1(xv)
 #define BC__Q_X86_ONCE_Y(LOAD, p) BC__Q_V_SET1(yv)
-#define BC__Q_X86_ADD_LINE(T)                                                       \
+/*
+ * A line's whole vectors, in a function of their own (compiled for AVX2
+ * where the processor is asked, BC_Q_X86_DISPATCH): the elements it did.
+ */
+#define BC__Q_X86_HEADS(T, CT)                                                      \
+static inline BC__Q_V_TARGET size_t bc__q_sum_head_##T(CT *out, size_t n, const CT *x, \
+	int xmove, int32_t xv, const CT *y, int ymove, int32_t yv, int32_t zx, int xl, \
+	int32_t xm, int xs, int32_t zy, int yl, int32_t ym, int ys, int32_t om, int os, \
+	int32_t oz, int32_t lo, int32_t hi, int sign)                                  \
+{                                                                                    \
+	size_t i = 0;                                                                \
+                                                                                     \
 	BC__Q_X86_LINES(T, BC__Q_X86_IN_X, BC__Q_X86_IN_Y,                           \
-	                sign > 0 ? BC__Q_V_ADD(a, b) : BC__Q_V_SUB(a, b))
+	                sign > 0 ? BC__Q_V_ADD(a, b) : BC__Q_V_SUB(a, b))            \
+	return i;                                                                    \
+}                                                                                    \
+static inline BC__Q_V_TARGET size_t bc__q_mul_head_##T(CT *out, size_t n, const CT *x, \
+	int xmove, int32_t xv, const CT *y, int ymove, int32_t yv, int32_t zx,        \
+	int32_t zy, int32_t om, int os, int32_t oz, int32_t lo, int32_t hi)           \
+{                                                                                    \
+	size_t i = 0;                                                                \
+                                                                                     \
+	BC__Q_X86_LINES(T, BC__Q_X86_OFF_X, BC__Q_X86_OFF_Y, BC__Q_V_MUL(a, b))      \
+	return i;                                                                    \
+}
+BC__Q_X86_HEADS(i8, int8_t)
+BC__Q_X86_HEADS(i16, int16_t)
+#if BC_Q_X86_DISPATCH
+#define BC__Q_X86_RUNS bc__q_avx2()
+#else
+#define BC__Q_X86_RUNS 1
+#endif
+/* Whole vectors first, where they run; the pointers that move advance past them. */
+#define BC__Q_X86_DONE(d)                                                           \
+	if (xmove)                                                                   \
+		x += d;                                                              \
+	if (ymove)                                                                   \
+		y += d;                                                              \
+	out += d;                                                                    \
+	n -= d;
+#define BC__Q_X86_ADD_LINE(T)                                                       \
+	if (BC__Q_X86_RUNS) {                                                        \
+		size_t d = bc__q_sum_head_##T(out, n, x, xmove, xv, y, ymove, yv, zx,  \
+		                              xl, xm, xs, zy, yl, ym, ys, om, os, oz,  \
+		                              lo, hi, sign);                           \
+		BC__Q_X86_DONE(d)                                                    \
+	}
 #define BC__Q_X86_MUL_LINE(T)                                                       \
-	BC__Q_X86_LINES(T, BC__Q_X86_OFF_X, BC__Q_X86_OFF_Y, BC__Q_V_MUL(a, b))
+	if (BC__Q_X86_RUNS) {                                                        \
+		size_t d = bc__q_mul_head_##T(out, n, x, xmove, xv, y, ymove, yv, zx,  \
+		                              zy, om, os, oz, lo, hi);                 \
+		BC__Q_X86_DONE(d)                                                    \
+	}
 #else
 #define BC_Q_X86 0
+#define BC_Q_X86_DISPATCH 0
 #define BC__Q_X86_ADD_LINE(T)
 #define BC__Q_X86_MUL_LINE(T)
 #endif

@@ -11,8 +11,9 @@ Cortex-M55 gcc at -Os, -O2 and -O3 and clang at -O2: the Helium lanes,
 BC_Q_MVE; elsewhere the scalar loop) and once more on the M55 with
 -DBC_Q_NO_MVE, run under QEMU; not on the Cortex-M0, whose RAM is too
 small for the data (the test says so). On the host, with gcc and clang:
-AVX-512 (where this processor runs it), AVX2, the scalar loop
-(-DBC_Q_NO_SIMD) and UBSan, each build's lanes checked. The element steps themselves are checked
+AVX-512 (where this processor runs it), AVX2, AVX2 found at run time
+(-O2 without -march) and its fallback, the scalar loop (-DBC_Q_NO_SIMD)
+and UBSan, each build's lanes checked. The element steps themselves are checked
 against TFLite Micro's math by t710 (on the host).
 """
 import os
@@ -40,6 +41,10 @@ HOST_BUILDS = [
     ("gcc -O3 -march=x86-64-v3", "gcc", ["-O3", "-march=x86-64-v3"], "AVX2", "avx2"),
     ("clang -O2 -march=x86-64-v3", "clang", ["-O2", "-march=x86-64-v3"], "AVX2", "avx2"),
     ("clang -O2 -march=x86-64-v4", "clang", ["-O2", "-march=x86-64-v4"], "AVX-512", "avx512dq"),
+    ("gcc -O2", "gcc", ["-O2"], "AVX2 at run time", "avx2"),
+    ("clang -O2", "clang", ["-O2"], "AVX2 at run time", "avx2"),
+    ("gcc -O2, the processor's AVX2 not asked", "gcc", ["-O2", "-DBC__Q_NO_CPU_AVX2"],
+     "scalar", None),
     ("gcc -O2 -march=x86-64-v3 -DBC_Q_NO_SIMD", "gcc",
      ["-O2", "-march=x86-64-v3", "-DBC_Q_NO_SIMD"], "scalar", None),
     ("gcc -O1 -march=x86-64-v4 UBSan", "gcc", ["-O1", "-march=x86-64-v4",
@@ -68,7 +73,7 @@ def host(work):
             TAP.skip(what, "this processor lacks %s" % needs)
             continue
         exe = os.path.join(work, "host-" + "".join(c if c.isalnum() else "_" for c in name))
-        p = subprocess.run([cc, "-std=c99"] + flags + WARN[:-2] + [
+        p = subprocess.run([cc, "-std=c99"] + flags + ["-Wall", "-Wextra", "-Werror"] + [
             "-I", RUNTIME, "-I", os.path.join(TESTS, "firmware"), SRC,
             os.path.join(TESTS, "firmware", "fw_host.c"), "-o", exe],
             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, universal_newlines=True)

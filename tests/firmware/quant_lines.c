@@ -192,8 +192,12 @@ main(void)
 			if (out16[i] != want(&s16, -32768, y16[i], 16, 15))
 				mismatch(k, 4000000 + i, out16[i], want(&s16, -32768, y16[i], 16, 15));
 	}
+#if BC_Q_X86_DISPATCH
+	fw_write0(bc__q_avx2() ? "lanes: AVX2 at run time\n" : "lanes: scalar\n");
+#else
 	fw_write0(BC_Q_MVE ? "lanes: Helium\n" : BC_Q_X86 == 16 ? "lanes: AVX-512\n"
 	          : BC_Q_X86 == 8 ? "lanes: AVX2\n" : "lanes: scalar\n");
+#endif
 	fw_write0("mismatches: ");
 	put_int(bad);
 	fw_write0("\n");
