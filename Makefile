@@ -254,7 +254,7 @@ regen: $(O)/bcastgen
 
 # What make install puts under PREFIX, and where from.
 INSTALLED = bin/bcastgen include/bcastgen/bc.h include/bcastgen/bc_math.h include/bcastgen/bc_stream.h \
-	include/bcastgen/bc_f16.h include/bcastgen/bc_quant.h \
+	include/bcastgen/bc_f16.h include/bcastgen/bc_quant.h include/bcastgen/bc_cpu.h \
 	include/bcastgen/bc_ref.h share/man/man1/bcastgen.1 \
 	share/bcastgen/bcastgen.mk lib/cmake/bcastgen/bcastgen-config.cmake \
 	lib/cmake/bcastgen/bcastgen-config-version.cmake
@@ -266,7 +266,7 @@ INSTALLED = bin/bcastgen include/bcastgen/bc.h include/bcastgen/bc_math.h includ
 # would be sed's); make's own '$' and '#' are escaped for the fragment.
 install: $(O)/bcastgen
 	install -D -m 755 $(O)/bcastgen "$(DESTDIR)$(PREFIX)/bin/bcastgen"
-	for f in bc.h bc_math.h bc_stream.h bc_ref.h bc_f16.h bc_quant.h; do \
+	for f in bc.h bc_math.h bc_stream.h bc_ref.h bc_f16.h bc_quant.h bc_cpu.h; do \
 		install -D -m 644 runtime/$$f "$(DESTDIR)$(PREFIX)/include/bcastgen/$$f" || exit 1; \
 	done
 	install -D -m 644 dist/bcastgen.1 "$(DESTDIR)$(PREFIX)/share/man/man1/bcastgen.1"

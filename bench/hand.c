@@ -13,6 +13,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "bc.h"
+#include "tflm_ref.h"
 
 #define R restrict
 
@@ -369,9 +370,9 @@ void hand_tall2(const float *R x, const float *R y, float *R out)
  * kernels (integer_ops/add.h AddFunc, integer_ops/mul.h MulElementwise,
  * reference/add.h AddElementwise for int16), as one writes them from
  * TFLM's sources: MultiplyByQuantizedMultiplier with TFLM's default
- * double rounding (common.cc), gemmlowp's SaturatingRoundingDoublingHighMul
- * and RoundingDivideByPOT (fixedpoint.h) in their own words, with 64-bit
- * products and gcc's arithmetic right shift of negative values.  Nothing
+ * double rounding (common.cc), with gemmlowp's
+ * SaturatingRoundingDoublingHighMul and RoundingDivideByPOT (fixedpoint.h),
+ * as bench/tflm_ref.h writes them for make size (tflm_ref_mbqm).  Nothing
  * here comes from runtime/bc_quant.h: hand is the exact reference auto is
  * checked against, and run.py checks hand's output against
  * tests/quant_oracle.py (compute) before anything is timed.
@@ -381,36 +382,6 @@ void hand_tall2(const float *R x, const float *R y, float *R out)
  * each): the input offsets (minus the zero points), the multipliers m
  * with their shifts, the output's zero point and the clamp's range.
  */
-
-/* gemmlowp's SaturatingRoundingDoublingHighMul. */
-static inline int32_t q_srdhm(int32_t a, int32_t b)
-{
-	const int overflow = a == b && a == INT32_MIN;
-	const int64_t ab = (int64_t)a * (int64_t)b;
-	const int32_t nudge = ab >= 0 ? (1 << 30) : (1 - (1 << 30));
-	const int32_t ab_x2_high32 = (int32_t)((ab + nudge) / ((int64_t)1 << 31));
-
-	return overflow ? INT32_MAX : ab_x2_high32;
-}
-
-/* gemmlowp's RoundingDivideByPOT: x / 2^exponent, halves away from zero. */
-static inline int32_t q_rdbpot(int32_t x, int exponent)
-{
-	const int32_t mask = (int32_t)(((int64_t)1 << exponent) - 1);
-	const int32_t remainder = x & mask;
-	const int32_t threshold = (mask >> 1) + (x < 0);
-
-	return (x >> exponent) + (remainder > threshold);
-}
-
-/* TFLM's MultiplyByQuantizedMultiplier, double rounding. */
-static inline int32_t q_mbqm(int32_t x, int32_t m, int shift)
-{
-	const int left = shift > 0 ? shift : 0;
-	const int right = shift > 0 ? 0 : -shift;
-
-	return q_rdbpot(q_srdhm(x * (1 << left), m), right);
-}
 
 static inline int32_t q_clamp(int32_t v, int32_t lo, int32_t hi)
 {
@@ -424,11 +395,11 @@ static inline int32_t q_clamp(int32_t v, int32_t lo, int32_t hi)
  * 0.130296601: m 1119239280, shift -2), their sum to out's scale
  * (1.1114427e-06: m 1251373231, shift -19).
  */
-#define QADD_Y(v) q_mbqm(((int32_t)(v) - 5) * (1 << 20), 1119239280, -2)
+#define QADD_Y(v) tflm_ref_mbqm(((int32_t)(v) - 5) * (1 << 20), 1119239280, -2)
 static inline int8_t qadd_i8(int8_t x, int32_t y_scaled)
 {
-	const int32_t a = q_mbqm(((int32_t)x + 3) * (1 << 20), 1073741824, 0);
-	const int32_t raw = q_mbqm(a + y_scaled, 1251373231, -19) + (-1);
+	const int32_t a = tflm_ref_mbqm(((int32_t)x + 3) * (1 << 20), 1073741824, 0);
+	const int32_t raw = tflm_ref_mbqm(a + y_scaled, 1251373231, -19) + (-1);
 
 	return (int8_t)q_clamp(raw, -128, 127);
 }
@@ -471,7 +442,7 @@ void hand_qmul(const int8_t *R x, const int8_t *R y, int8_t *R out)
 	for (p = 0; p < 56 * 56; p++)
 		for (c = 0; c < 64; c++) {
 			const int32_t prod = ((int32_t)x[p * 64 + c] + 4) * ((int32_t)y[c] + 128);
-			const int32_t raw = q_mbqm(prod, 1179108922, -7) + (-3);
+			const int32_t raw = tflm_ref_mbqm(prod, 1179108922, -7) + (-3);
 
 			out[p * 64 + c] = (int8_t)q_clamp(raw, -128, 127);
 		}
@@ -490,12 +461,12 @@ void hand_qbias16(const int16_t *R x, const int16_t *R y, int16_t *R out)
 
 	for (n = 0; n < 8; n++)
 		for (c = 0; c < 64; c++) {
-			const int32_t b = q_mbqm((int32_t)y[c] * (1 << 15), 1737766525, -1);
+			const int32_t b = tflm_ref_mbqm((int32_t)y[c] * (1 << 15), 1737766525, -1);
 			const int16_t *xr = x + (n * 64 + c) * 3136;
 			int16_t *o = out + (n * 64 + c) * 3136;
 			for (i = 0; i < 3136; i++) {
-				const int32_t a = q_mbqm((int32_t)xr[i] * (1 << 15), 1073741824, 0);
-				const int32_t raw = q_mbqm(a + b, 1305669938, -14);
+				const int32_t a = tflm_ref_mbqm((int32_t)xr[i] * (1 << 15), 1073741824, 0);
+				const int32_t raw = tflm_ref_mbqm(a + b, 1305669938, -14);
 
 				o[i] = (int16_t)q_clamp(raw, -32768, 32767);
 			}

@@ -219,8 +219,8 @@ static const char *const format_names[NFORMATS] = {"text", "svg", "html"};
 ** searches its directory (-I, or the directory of the .c file): the
 ** runtime's, the C library's it includes (<assert.h> in a debug build),
 ** glibc's that those include by a plain name (<features.h>, and
-** <stdc-predef.h>, which gcc includes first of all), bc_f16.h's
-** <cpuid.h>, and bc_stream.h's and bc_f16.h's x86 intrinsics, which
+** <stdc-predef.h>, which gcc includes first of all), bc_cpu.h's
+** <cpuid.h>, and the x86 intrinsics of bc_stream.h, bc_f16.h and bc_quant.h, which
 ** include a family of *intrin.h headers and <mm_malloc.h>, which
 ** includes <stdlib.h>.
 */
@@ -229,7 +229,7 @@ static const struct included_header {
 	int family;		/* any name that ends so: "intrin.h" */
 } included_headers[] = {
 	{"bc.h", 0}, {"bc_math.h", 0}, {"bc_stream.h", 0}, {"bc_ref.h", 0}, {"bc_f16.h", 0},
-	{"bc_quant.h", 0},
+	{"bc_quant.h", 0}, {"bc_cpu.h", 0},
 	{"cpuid.h", 0},
 	{"stddef.h", 0}, {"stdint.h", 0}, {"limits.h", 0}, {"math.h", 0}, {"assert.h", 0},
 	{"features.h", 0}, {"stdc-predef.h", 0},

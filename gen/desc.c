@@ -169,13 +169,6 @@ set_dtypes(struct desc *d)
 	free(computed);
 }
 
-/* Append the command line's or the spec's name of field NAME, as D names fields. */
-static void
-label(struct strbuf *err, const struct desc *d, const char *name)
-{
-	field_label(err, d->source, name);
-}
-
 /*
 ** Return the index of D's --quant for NAME (an input, or "out"), or -1.
 ** Assumes no name is given twice.
@@ -211,16 +204,16 @@ quant_finish(struct desc *d, struct strbuf *err)
 
 		if (!asked)
 			return 0;
-		label(err, d, asked);
+		field_label(err, d->source, asked);
 		sb_add(err, " applies to quantized kernels: give ");
-		label(err, d, "quant");
+		field_label(err, d->source, "quant");
 		sb_add(err, " for each operand and for out");
 		return EXIT_USAGE;
 	}
 	if (d->expr_src) {
-		label(err, d, "quant");
+		field_label(err, d->source, "quant");
 		sb_add(err, " computes one op, add, subtract or multiply: a fused ");
-		label(err, d, "expr");
+		field_label(err, d->source, "expr");
 		sb_add(err, " is not quantized");
 		return EXIT_USAGE;
 	}
@@ -235,7 +228,7 @@ quant_finish(struct desc *d, struct strbuf *err)
 	}
 	if (strcmp(t->name, "i8") != 0 && strcmp(t->name, "i16") != 0) {
 		sb_printf(err, "a quantized kernel computes in i8 or i16, not %s: give ", t->name);
-		label(err, d, "dtype");
+		field_label(err, d->source, "dtype");
 		sb_add(err, " i8 or i16");
 		return EXIT_INPUT;
 	}
@@ -254,7 +247,7 @@ quant_finish(struct desc *d, struct strbuf *err)
 	for (int i = 0; i < d->nops; i++)
 		if (strcmp(d->operand[i].name, "out") == 0) {
 			sb_add(err, "operand 'out' takes the name that ");
-			label(err, d, "quant");
+			field_label(err, d->source, "quant");
 			sb_add(err, " gives the output: rename the operand");
 			return EXIT_INPUT;
 		}
@@ -265,7 +258,7 @@ quant_finish(struct desc *d, struct strbuf *err)
 		for (int i = 0; i < d->nops; i++)
 			known |= strcmp(d->operand[i].name, name) == 0;
 		if (!known || quant_of(d, name) != k) {
-			label(err, d, "quant");
+			field_label(err, d->source, "quant");
 			sb_printf(err, known ? " of '%s' is given twice" : " names '%s', which is not "
 			          "an operand (nor out, the output)", name);
 			return EXIT_USAGE;
@@ -279,13 +272,13 @@ quant_finish(struct desc *d, struct strbuf *err)
 		if (at < 0) {
 			sb_printf(err, "a quantized kernel needs the scale and zero point of '%s': give ",
 			          name);
-			label(err, d, "quant");
+			field_label(err, d->source, "quant");
 			sb_printf(err, d->source == FROM_CLI ? " %s=SCALE,ZERO_POINT"
 			               : " its pair, %s = {SCALE, ZERO_POINT}", name);
 			return EXIT_USAGE;
 		}
 		sorted[k] = d->quant_given[at];
-		names[k] = k < 2 ? d->operand[k].name : "out";
+		names[k] = name;
 		if (sorted[k].zero < lo || sorted[k].zero > hi) {
 			sb_printf(err, "the zero point of '%s', %ld, is out of %s's range, %ld to %ld",
 			          name, sorted[k].zero, t->name, lo, hi);

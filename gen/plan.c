@@ -407,19 +407,20 @@ stretched_outside(const struct plan *p, int i)
 }
 
 /*
-** Return 1 if input I of P's quantized kernel for RQ is requantized once
-** into a table (plan_read table): add or subtract, loops or a block, the
-** input stretched along a loop outside one it moves in, and its table within
-** PLAN_QUANT_TABLE bytes (PLAN_QUANT_TABLE_SMALL on a small-code row).
+** Return the elements of input I's table where P's quantized kernel for
+** RQ requantizes it once into one (plan_read table), else 0: add or
+** subtract, loops or a block, the input stretched along a loop outside
+** one it moves in, and its table within PLAN_QUANT_TABLE bytes
+** (PLAN_QUANT_TABLE_SMALL on a small-code row).
 */
-static int
-quant_tabled(const struct plan *p, const struct plan_request *rq, int i)
+static uint64_t
+quant_table_count(const struct plan *p, const struct plan_request *rq, int i)
 {
 	uint64_t n = stretched_outside(p, i);
 	uint64_t most = (rq->target->small_code ? PLAN_QUANT_TABLE_SMALL : PLAN_QUANT_TABLE) / 4;
 
-	return rq->quant->op != OP_ID_MULTIPLY
-	       && (p->strategy == PLAN_LOOPS || p->strategy == PLAN_BLOCK) && n > 0 && n <= most;
+	return rq->quant->op != OP_ID_MULTIPLY && (p->strategy == PLAN_LOOPS
+	                                           || p->strategy == PLAN_BLOCK) && n <= most ? n : 0;
 }
 
 /*
@@ -433,7 +434,7 @@ quant_tabled(const struct plan *p, const struct plan_request *rq, int i)
 ** each below 2^29 in magnitude; multiply: below 2^16 for i8, 2^30 for
 ** i16 whose zero points are 0), and QSTEP_OUTPUT requantizes the result
 ** to the output's scale, adds its zero point and clamps it. An input
-** requantized into a table (quant_tabled) is read from it instead: its
+** requantized into a table (quant_table_count) is read from it instead: its
 ** step only spells the table's elements.
 */
 static int
@@ -468,11 +469,10 @@ add_quant(struct plan *p, const struct plan_request *rq)
 		}
 		step.arg[0] = add_value(p, &read);
 		v.arg[k] = add_value(p, &step);
-		if (quant_tabled(p, rq, k)) {
+		if ((p->read[k].table_count = quant_table_count(p, rq, k)) > 0) {
 			p->value[v.arg[k]].hoistable = 0;
 			p->read[k].table = 1;
 			p->read[k].table_step = v.arg[k];
-			p->read[k].table_count = stretched_outside(p, k);
 			p->quant_tables++;
 			read.type = v.type;
 			v.arg[k] = add_value(p, &read);

@@ -276,11 +276,11 @@ set_pairs(lua_State *L, struct reader *r, const struct fields_table *t, struct d
 	}
 	for (lua_pushnil(L); lua_next(L, top); lua_pop(L, 1))
 		n++;
-	keys = xmalloc((size_t)(n ? n : 1) * sizeof *keys);
+	/* Lua's memory, which an error leaves to the collector */
+	keys = lua_newuserdatauv(L, (size_t)n * sizeof *keys, 0);
 	n = 0;
 	for (lua_pushnil(L); lua_next(L, top); lua_pop(L, 1)) {
 		if (lua_type(L, -2) != LUA_TSTRING || has_nul(L, -2)) {
-			free(keys);
 			sb_printf(&err, "field '%s': its keys are the operands' names and out", name);
 			field_error(L, r, t, name, 0, &err);
 		}
@@ -298,20 +298,18 @@ set_pairs(lua_State *L, struct reader *r, const struct fields_table *t, struct d
 		    || (sb_add(&text, ","), pair_text(L, pair, 2, &text))) {
 			sb_printf(&err, "field '%s': '%s' needs {SCALE, ZERO_POINT}, such as "
 			          "{0.0472, -3}", name, keys[j]);
-			free(keys);
 			sb_free(&text);
 			field_error(L, r, t, name, 0, &err);
 		}
 		sb_printf(&err, "field '%s': ", name);
 		if (field_set(d, k, text.s, &err) != 0) {
-			free(keys);
 			sb_free(&text);
 			field_error(L, r, t, name, 0, &err);
 		}
 		sb_free(&err);
 		lua_pop(L, 1);
 	}
-	free(keys);
+	lua_pop(L, 1);	/* the keys */
 	sb_free(&text);
 }
 

@@ -69,36 +69,19 @@
 #define BC_F16_HW 0
 #define BC_F16_DISPATCH 1
 #define BC__F16_TARGET __attribute__((target("avx2,f16c")))
-#include <cpuid.h>
 #include <immintrin.h>
+#include "bc_cpu.h"
 
 /*
- * Whether this processor, and its operating system, run F16C and AVX2:
- * CPUID's bits, and XCR0's for the AVX registers. Asked once per
- * translation unit; threads that ask at once store the same answer.
- * With BC__F16_NO_CPU_F16C (tests), no without asking.
+ * Whether this processor, and its operating system, run F16C and AVX2
+ * (bc_cpu.h). With BC__F16_NO_CPU_F16C (tests), no without asking.
  */
 static inline int bc__f16c(void)
 {
 #ifdef BC__F16_NO_CPU_F16C
 	return 0;
 #else
-	static int known;	/* 0: not yet asked; 1: yes; 2: no */
-	int k = __atomic_load_n(&known, __ATOMIC_RELAXED);
-
-	if (k == 0) {
-		unsigned a, b, c, d, lo, hi;
-
-		k = 2;
-		if (__get_cpuid(1, &a, &b, &c, &d) && (c & bit_OSXSAVE) && (c & bit_AVX)
-		    && (c & bit_F16C)) {
-			__asm__("xgetbv" : "=a"(lo), "=d"(hi) : "c"(0));
-			if ((lo & 6u) == 6u && __get_cpuid_count(7, 0, &a, &b, &c, &d) && (b & bit_AVX2))
-				k = 1;
-		}
-		__atomic_store_n(&known, k, __ATOMIC_RELAXED);
-	}
-	return k == 1;
+	return bc__cpu() == (BC__CPU_AVX2 | BC__CPU_F16C);
 #endif
 }
 #else

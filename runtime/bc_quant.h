@@ -244,14 +244,28 @@ static inline int32x4_t bc__q_in_mve(int32x4_t v, int32_t zero, int left, int32_
 #define BC__Q_MVE_STORE_P_i8(v) vstrbq_p_s32(out, v, pred)
 #define BC__Q_MVE_STORE_P_i16(v) vstrhq_p_s32(out, v, pred)
 
+/*
+ * A line's loop LOOP over vectors of W lanes, one for each input that may
+ * stay put, so that no lane asks which: A and B say how an input's lanes
+ * are had (ONCE_X, ONCE_Y: its value in every lane), and the pointers
+ * that move advance W elements a vector, those of the inputs that move
+ * and the output's.
+ */
+#define BC__Q_PICK_LOOP(LOOP, W, T, A, B, ONCE_X, ONCE_Y, COMBINE)                  \
+	if (xmove && ymove)                                                          \
+		LOOP(T, A, B, COMBINE, (x += W, y += W, out += W))                   \
+	else if (xmove)                                                              \
+		LOOP(T, A, ONCE_Y, COMBINE, (x += W, out += W))                      \
+	else                                                                         \
+		LOOP(T, ONCE_X, B, COMBINE, (y += W, out += W))
+
 #if BC_Q_MVE
 /*
  * A line in Helium's lanes: each input's four values A and B as the
- * expressions say (LOAD(p) loads four of an input's elements; an input
- * that stays put has its value in every lane), combined by COMBINE and
- * stored through the output step: whole vectors, then the last one to
- * three elements under a predicate. A loop for each input that may stay
- * put, so that no lane asks which.
+ * expressions say (LOAD(p) loads four of an input's elements), combined
+ * by COMBINE and stored through the output step: whole vectors, then the
+ * last one to three elements under a predicate; BC__Q_PICK_LOOP picks
+ * the loop for the inputs that move.
  */
 #define BC__Q_MVE_BODY(A, B, COMBINE, LOAD, STORE)                                  \
 	{                                                                            \
@@ -270,17 +284,10 @@ static inline int32x4_t bc__q_in_mve(int32x4_t v, int32_t zero, int left, int32_
 			               BC__Q_MVE_STORE_P_##T)                        \
 		}                                                                    \
 	}
-/* The pointers move four elements a vector: those of the inputs that move, and the output's. */
 #define BC__Q_MVE_LINES(T, A, B, COMBINE)                                            \
 	{                                                                            \
-		if (xmove && ymove)                                                  \
-			BC__Q_MVE_LOOP(T, A, B, COMBINE, (x += 4, y += 4, out += 4)) \
-		else if (xmove)                                                      \
-			BC__Q_MVE_LOOP(T, A, BC__Q_MVE_ONCE_Y, COMBINE,              \
-			               (x += 4, out += 4))                           \
-		else                                                                 \
-			BC__Q_MVE_LOOP(T, BC__Q_MVE_ONCE_X, B, COMBINE,              \
-			               (y += 4, out += 4))                           \
+		BC__Q_PICK_LOOP(BC__Q_MVE_LOOP, 4, T, A, B, BC__Q_MVE_ONCE_X,        \
+		                BC__Q_MVE_ONCE_Y, COMBINE)                           \
 		return;                                                              \
 	}
 /* An input's four values: loaded by LOAD from P and requantized, or its offset; or its value once. */
@@ -323,35 +330,16 @@ static inline int32x4_t bc__q_in_mve(int32x4_t v, int32_t zero, int left, int32_
     && __STDC_HOSTED__
 #define BC_Q_X86_DISPATCH 1
 #define BC__Q_V_TARGET __attribute__((target("avx2")))
-#include <cpuid.h>
 #include <immintrin.h>
+#include "bc_cpu.h"
 
-/*
- * Whether this processor, and its operating system, run AVX2: CPUID's
- * bits, and XCR0's for the AVX registers. Asked once per translation
- * unit; threads that ask at once store the same answer. With
- * BC__Q_NO_CPU_AVX2 (tests), no without asking.
- */
+/* Whether this processor runs AVX2 (bc_cpu.h); with BC__Q_NO_CPU_AVX2 (tests), no. */
 static inline int bc__q_avx2(void)
 {
 #ifdef BC__Q_NO_CPU_AVX2
 	return 0;
 #else
-	static int known;	/* 0: not yet asked; 1: yes; 2: no */
-	int k = __atomic_load_n(&known, __ATOMIC_RELAXED);
-
-	if (k == 0) {
-		unsigned a, b, c, d, lo, hi;
-
-		k = 2;
-		if (__get_cpuid(1, &a, &b, &c, &d) && (c & bit_OSXSAVE) && (c & bit_AVX)) {
-			__asm__("xgetbv" : "=a"(lo), "=d"(hi) : "c"(0));
-			if ((lo & 6u) == 6u && __get_cpuid_count(7, 0, &a, &b, &c, &d) && (b & bit_AVX2))
-				k = 1;
-		}
-		__atomic_store_n(&known, k, __ATOMIC_RELAXED);
-	}
-	return k == 1;
+	return (bc__cpu() & BC__CPU_AVX2) != 0;
 #endif
 }
 #endif
@@ -474,10 +462,9 @@ static inline BC__Q_V_TARGET bc__q_v bc__q_v_out(bc__q_v acc, int32_t m, int shi
 
 /*
  * A line's whole vectors: each input's lanes A and B as the expressions
- * say (LOAD(p) loads them where P points; an input that stays put has its
- * value in every lane), combined by COMBINE, stored through the output
- * step; the pointers that move advance a vector, STEP. A loop for each
- * input that may stay put; i counts the elements done.
+ * say (LOAD(p) loads them where P points), combined by COMBINE, stored
+ * through the output step; STEP advances the pointers; i counts the
+ * elements done. BC__Q_PICK_LOOP picks it for the inputs that move.
  */
 #define BC__Q_X86_LOOP(T, A, B, COMBINE, STEP)                                      \
 	for (; i + BC_Q_X86 <= n; i += BC_Q_X86, STEP) {                             \
@@ -486,15 +473,8 @@ static inline BC__Q_V_TARGET bc__q_v bc__q_v_out(bc__q_v acc, int32_t m, int shi
 		                                   BC__Q_RANGE_##T));                 \
 	}
 #define BC__Q_X86_LINES(T, A, B, COMBINE)                                           \
-	if (xmove && ymove)                                                          \
-		BC__Q_X86_LOOP(T, A, B, COMBINE,                                     \
-		               (x += BC_Q_X86, y += BC_Q_X86, out += BC_Q_X86))      \
-	else if (xmove)                                                              \
-		BC__Q_X86_LOOP(T, A, BC__Q_X86_ONCE_Y, COMBINE,                      \
-		               (x += BC_Q_X86, out += BC_Q_X86))                     \
-	else                                                                         \
-		BC__Q_X86_LOOP(T, BC__Q_X86_ONCE_X, B, COMBINE,                      \
-		               (y += BC_Q_X86, out += BC_Q_X86))
+	BC__Q_PICK_LOOP(BC__Q_X86_LOOP, BC_Q_X86, T, A, B, BC__Q_X86_ONCE_X,         \
+	                BC__Q_X86_ONCE_Y, COMBINE)
 #define BC__Q_X86_IN_X(LOAD, p) bc__q_v_in(LOAD(p), zx, xl, xm, xs)
 #define BC__Q_X86_IN_Y(LOAD, p) bc__q_v_in(LOAD(p), zy, yl, ym, ys)
 #define BC__Q_X86_OFF_X(LOAD, p) BC__Q_V_SUB(LOAD(p), BC__Q_V_SET1(zx))

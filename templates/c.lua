@@ -175,12 +175,46 @@ function signed_text(n)
   return n < 0 and "(" .. n .. ")" or tostring(n)
 end
 
+-- "y - 5": input NAME's offset from its zero point ZERO, MINUS the sign
+-- the text writes ("-", or "−" in --explain's).
+local function offset_text(name, zero, minus)
+  return name .. " " .. minus .. " " .. signed_text(zero)
+end
+
+-- "MBQM((y - 5) << 20, 1717986854, -2)": input NAME requantized, its
+-- offset shifted left by LEFT and brought by multiplier M and shift S.
+local function requant_text(name, zero, left, m, s, minus)
+  return "MBQM((" .. offset_text(name, zero, minus) .. ") << " .. left .. ", " .. m .. ", " .. s .. ")"
+end
+
 -- A step of a quantized kernel as its banner writes it, on the operand
 -- that value V of VALUES reads: "MBQM((y - 5) << 20, 1717986854, -2)".
 function quant_text(values, v)
   local c, name = v.constants, operands[values[v.args[1]].operand].name
-  if v.step == "offset" then return name .. " - " .. signed_text(c[1]) end
-  return "MBQM((" .. name .. " - " .. signed_text(c[1]) .. ") << " .. c[2] .. ", " .. c[3] .. ", " .. c[4] .. ")"
+  if v.step == "offset" then return offset_text(name, c[1], "-") end
+  return requant_text(name, c[1], c[2], c[3], c[4], "-")
+end
+
+-- The formulas of an element of quantized kernel Q (the model's quant),
+-- as rows {name, "= formula"}: a, b and out, or out alone for a product;
+-- MINUS and TIMES the signs the text writes.
+function quant_formulas(q, minus, times)
+  local ops = q.operands
+  local function out(acc)
+    return {"out", "= clamp(MBQM(" .. acc .. ", " .. q.out.mult .. ", " .. q.out.shift .. ") + "
+      .. signed_text(ops[3].zero) .. ", " .. q.lo .. ", " .. q.hi .. ")"}
+  end
+  if q.made == "product" then
+    return {out("(" .. offset_text(ops[1].name, ops[1].zero, minus) .. ") " .. times .. " ("
+      .. offset_text(ops[2].name, ops[2].zero, minus) .. ")")}
+  end
+  local rows = {}
+  for k, name in ipairs({"a", "b"}) do
+    local o = ops[k]
+    rows[k] = {name, "= " .. requant_text(o.name, o.zero, q.left_shift, o.mult.mult, o.mult.shift, minus)}
+  end
+  rows[3] = out("a " .. q.operator .. " b")
+  return rows
 end
 
 -- The C expression of value I of VALUES. READ(v) spells a read; a value

@@ -13,6 +13,7 @@ top=$(cd "$TESTS/.." && pwd)
 dest=$SCRATCH/dest
 files="bin/bcastgen include/bcastgen/bc.h include/bcastgen/bc_math.h
 include/bcastgen/bc_ref.h include/bcastgen/bc_f16.h include/bcastgen/bc_quant.h
+include/bcastgen/bc_cpu.h
 share/man/man1/bcastgen.1
 share/bcastgen/bcastgen.mk lib/cmake/bcastgen/bcastgen-config.cmake
 lib/cmake/bcastgen/bcastgen-config-version.cmake"
