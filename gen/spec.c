@@ -276,6 +276,12 @@ set_pairs(lua_State *L, struct reader *r, const struct fields_table *t, struct d
 	}
 	for (lua_pushnil(L); lua_next(L, top); lua_pop(L, 1))
 		n++;
+	if (n == 0) {	/* else the kernel would not be quantized, silently */
+		sb_printf(&err, "field '%s': the table is empty: give a pair for each operand "
+		          "and for out, such as { x = {0.0472, -3}, y = {0.0123, 5}, "
+		          "out = {0.081, -1} }", name);
+		field_error(L, r, t, name, 0, &err);
+	}
 	/* Lua's memory, which an error leaves to the collector */
 	keys = lua_newuserdatauv(L, (size_t)n * sizeof *keys, 0);
 	n = 0;

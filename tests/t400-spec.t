@@ -92,6 +92,7 @@ done <<'EOF_CASES'
 1|kernel "a" { op = "add", dtype = "i8", quant = 5, "x=3", "y=3" }|bad.lua:1: error: kernel 'a': field 'quant': expected a table without a metatable, such as { x = {0.0472, -3}, y = {0.0123, 5}, out = {0.081, -1} }
 1|kernel "a" { op = "add", dtype = "i8", quant = { x = {0.05}, y = {0.02, 5}, out = {0.1, -1} }, "x=3", "y=3" }|bad.lua:1: error: kernel 'a': field 'quant': 'x' needs {SCALE, ZERO_POINT}, such as {0.0472, -3}
 1|kernel "a" { op = "add", dtype = "i8", quant = { x = {0.05, -3.5}, y = {0.02, 5}, out = {0.1, -1} }, "x=3", "y=3" }|bad.lua:1: error: kernel 'a': field 'quant': 'x' needs {SCALE, ZERO_POINT}, such as {0.0472, -3}
+1|kernel "a" { op = "add", dtype = "i8", quant = { }, "x=3", "y=3" }|bad.lua:1: error: kernel 'a': field 'quant': the table is empty: give a pair for each operand and for out, such as { x = {0.0472, -3}, y = {0.0123, 5}, out = {0.081, -1} }
 1|kernel "a" { op = "add", dtype = "i8", quant = { {0.05, -3} }, "x=3", "y=3" }|bad.lua:1: error: kernel 'a': field 'quant': its keys are the operands' names and out
 1|kernel "a" { op = "add", dtype = "i8", quant = { x = {0.05, -3}, y = {0.02, 5} }, "x=3", "y=3" }|bad.lua:1: error: kernel 'a': a quantized kernel needs the scale and zero point of 'out': give field 'quant' its pair, out = {SCALE, ZERO_POINT}
 1|kernel "a" { op = "add", dtype = "i8", quant = { x = {-0.05, -3}, y = {0.02, 5}, out = {0.1, -1} }, "x=3", "y=3" }|bad.lua:1: error: kernel 'a': field 'quant': bad scale '-0.05' of 'x': expected a positive decimal number, such as 0.0472 or 4.72e-2
