@@ -24,8 +24,10 @@ static const struct target targets[] = {
 	/* name        vector float  f16cvt nt cache    line unaligned int small fetch block loop short pressure parallel qlines */
 	{"generic",    64, F32_64, 0, 1, MIB(32), 64, 1, 64, 0, 32, 64, 6, 0, 0, PARALLEL_MIN,
 	 "avx-512", "the default: 64-byte vectors for the lanes, streaming, a 32 MiB cache"},
-	{"x86-64",     16, F32_64, F16_FOUND, 1, MIB(32), 64, 1, 64, 0, 32, 64, 6, 1, 0, PARALLEL_MIN, NULL, "x86-64 baseline: SSE2; F16C where the processor has it, asked at run time"},
-	{"x86-64-v2",  16, F32_64, F16_FOUND, 1, MIB(32), 64, 1, 64, 0, 32, 64, 6, 1, 0, PARALLEL_MIN, NULL, "SSE4.2, POPCNT; F16C as on x86-64"},
+	{"x86-64",     16, F32_64, F16_FOUND, 1, MIB(32), 64, 1, 64, 0, 32, 64, 6, 1, 0, PARALLEL_MIN,
+	 "avx2-run-time", "x86-64 baseline: SSE2; F16C and AVX2 (quantized lines) where the processor has them, asked at run time"},
+	{"x86-64-v2",  16, F32_64, F16_FOUND, 1, MIB(32), 64, 1, 64, 0, 32, 64, 6, 1, 0, PARALLEL_MIN,
+	 "avx2-run-time", "SSE4.2, POPCNT; F16C and AVX2 as on x86-64"},
 	{"x86-64-v3",  32, F32_64, F16_BUILT, 1, MIB(32), 64, 1, 64, 0, 32, 64, 6, 0, 0, PARALLEL_MIN, "avx2", "AVX2, FMA, F16C"},
 	{"x86-64-v4",  64, F32_64, F16_BUILT, 1, MIB(32), 64, 1, 64, 0, 32, 64, 6, 0, 0, PARALLEL_MIN, "avx-512", "AVX-512"},
 	{"cortex-m0",   0, 0,      0, 0, 0,        0, 0, 32, 1, 0, 64, 3, 0, 0, 0, NULL, "Armv6-M: no FPU, no SIMD"},

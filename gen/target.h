@@ -62,7 +62,9 @@ struct target {
 				   compute a quantized kernel's innermost loop, a line
 				   at a time (bc_quant.h: "helium", VQRDMULH and
 				   VRSHL; "avx2", "avx-512", two VPMULDQ a multiply
-				   high), where the compiler targets them; NULL: none */
+				   high), where the compiler targets them
+				   ("avx2-run-time": AVX2 where the processor has
+				   it, BC_Q_X86_DISPATCH); NULL: none */
 	const char *about;	/* what the row is, for --target list */
 };
 

@@ -354,6 +354,7 @@ typedef __m512i bc__q_v;
 #define BC__Q_V_MAX(a, b) _mm512_max_epi32(a, b)
 #define BC__Q_V_MIN(a, b) _mm512_min_epi32(a, b)
 #define BC__Q_V_SRA(v, e) _mm512_sra_epi32(v, _mm_cvtsi32_si128(e))
+#define BC__Q_V_SRAI(v, e) _mm512_srai_epi32(v, e)
 #define BC__Q_V_SRL(v, e) _mm512_srl_epi32(v, _mm_cvtsi32_si128(e))
 #define BC__Q_V_SLL(v, e) _mm512_sll_epi32(v, _mm_cvtsi32_si128(e))
 #define BC__Q_V_GT(a, b) _mm512_movm_epi32(_mm512_cmpgt_epi32_mask(a, b))
@@ -362,6 +363,14 @@ typedef __m512i bc__q_v;
 /* narrowed with saturation: it clamps to T's range */
 #define BC__Q_V_STORE_i8(p, v) _mm_storeu_si128((__m128i *)(void *)(p), _mm512_cvtsepi32_epi8(v))
 #define BC__Q_V_STORE_i16(p, v) _mm256_storeu_si256((__m256i *)(void *)(p), _mm512_cvtsepi32_epi16(v))
+/* four vectors' i8 at once: packed in 128-bit lanes, the lanes' dwords put back in order */
+#define BC__Q_V_STORE4_i8(p, a, b, c, d)                                            \
+	_mm512_storeu_si512((void *)(p), _mm512_permutexvar_epi32(                   \
+		_mm512_setr_epi32(0, 4, 8, 12, 1, 5, 9, 13, 2, 6, 10, 14, 3, 7, 11, 15), \
+		_mm512_packs_epi16(_mm512_packs_epi32(a, b), _mm512_packs_epi32(c, d))))
+/* T less 1 where A > B */
+#define BC__Q_V_DEC_GT(t, a, b) _mm512_mask_sub_epi32(t, _mm512_cmpgt_epi32_mask(a, b), t, \
+                                                      _mm512_set1_epi32(1))
 
 /* SRDHM(V, M), M >= 0, sixteen lanes. */
 static inline BC__Q_V_TARGET bc__q_v bc__q_v_srdhm(bc__q_v v, int32_t m)
@@ -383,6 +392,7 @@ typedef __m256i bc__q_v;
 #define BC__Q_V_MAX(a, b) _mm256_max_epi32(a, b)
 #define BC__Q_V_MIN(a, b) _mm256_min_epi32(a, b)
 #define BC__Q_V_SRA(v, e) _mm256_sra_epi32(v, _mm_cvtsi32_si128(e))
+#define BC__Q_V_SRAI(v, e) _mm256_srai_epi32(v, e)
 #define BC__Q_V_SRL(v, e) _mm256_srl_epi32(v, _mm_cvtsi32_si128(e))
 #define BC__Q_V_SLL(v, e) _mm256_sll_epi32(v, _mm_cvtsi32_si128(e))
 #define BC__Q_V_GT(a, b) _mm256_cmpgt_epi32(a, b)
@@ -393,6 +403,11 @@ typedef __m256i bc__q_v;
 #define BC__Q_V_STORE_i8(p, v) \
 	_mm_storel_epi64((__m128i *)(void *)(p), _mm_packs_epi16(BC__Q_V_PACK(v), BC__Q_V_PACK(v)))
 #define BC__Q_V_STORE_i16(p, v) _mm_storeu_si128((__m128i *)(void *)(p), BC__Q_V_PACK(v))
+#define BC__Q_V_STORE4_i8(p, a, b, c, d)                                            \
+	_mm256_storeu_si256((__m256i *)(void *)(p), _mm256_permutevar8x32_epi32(       \
+		_mm256_packs_epi16(_mm256_packs_epi32(a, b), _mm256_packs_epi32(c, d)), \
+		_mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7)))
+#define BC__Q_V_DEC_GT(t, a, b) _mm256_add_epi32(t, _mm256_cmpgt_epi32(a, b))
 
 /* SRDHM(V, M), M >= 0, eight lanes. */
 static inline BC__Q_V_TARGET bc__q_v bc__q_v_srdhm(bc__q_v v, int32_t m)
@@ -460,18 +475,99 @@ static inline BC__Q_V_TARGET bc__q_v bc__q_v_out(bc__q_v acc, int32_t m, int shi
 #define BC__Q_RANGE_i8 INT8_MIN, INT8_MAX
 #define BC__Q_RANGE_i16 INT16_MIN, INT16_MAX
 
+/* X / 2^E (0 to 62) rounded down, for any sign. */
+static inline int64_t bc__q_floor_shift64(int64_t x, int e)
+{
+	return x < 0 ? ~(~x >> e) : x >> e;
+}
+
+/*
+ * An i8 sum in one piece, where each input that moves has the
+ * multiplier 1/2 and no shift (the input of the larger scale, whose step
+ * is (V - Z) * 2^19): the sum is S = E * 2^19 + B, E the moving inputs'
+ * offsets (or their sum or difference), B the value of the input that
+ * stays put (0 if none). With R = -SHIFT (0 to 30) and N whether
+ * SRDHM(S, M) is below 0, the output step RDBPOT(SRDHM(S, M), R) is
+ * floor((S*M + 2^30 + 2^31 * (2^(R-1) - N)) / 2^(31+R)), without the
+ * 2^31 term for R = 0: that is floor((E*M + Q - N * 2^12) / 2^(12+R)),
+ * Q = floor((B*M + 2^30 + 2^(30+R)) / 2^19), B's part done once. M =
+ * MH * 2^12 + ML and Q = QH * 2^12 + QL make it floor((E*MH + QH - N +
+ * floor((E*ML + QL) / 2^12)) / 2^R), in 32-bit lanes: two multiplies
+ * low, where the steps take four and two 64-bit ones. The lanes hold E'
+ * = E + ZE, |E'| <= EMAX, ZE folded into QH and QL, the output's zero
+ * point OZ into QH (times 2^R); N is E' < VT.
+ * Fills F and answers 1 where every value stays within int32, else 0.
+ */
+struct bc__q_sum1 {
+	int32_t mh, ml, qh, ql, vt;
+	int r;
+};
+
+static inline int bc__q_sum1_prepare(struct bc__q_sum1 *f, int32_t b, int32_t ze, int32_t emax,
+                                     int32_t m, int shift, int32_t oz)
+{
+	int64_t mh = m >> 12, ml = m - mh * 4096, q, qh, ql;
+	int r = -shift;
+
+	if (m < INT32_C(1) << 30 || r < 0 || r > 30)
+		return 0;
+	q = bc__q_floor_shift64((int64_t)b * m + (INT64_C(1) << 30)
+	                        + (r > 0 ? INT64_C(1) << (30 + r) : 0), 19);
+	qh = bc__q_floor_shift64(q, 12);
+	ql = q - qh * 4096 - ze * ml;
+	qh -= ze * mh - (int64_t)oz * (INT64_C(1) << r);
+	if (emax * ml + (ql < 0 ? -ql : ql) >= INT64_C(1) << 30
+	    || emax * mh + (qh < 0 ? -qh : qh) + (INT64_C(1) << 19) >= INT64_C(1) << 30)
+		return 0;
+	f->mh = (int32_t)mh;
+	f->ml = (int32_t)ml;
+	f->qh = (int32_t)qh;
+	f->ql = (int32_t)ql;
+	/* S below 0 (below -1 where M is 2^30) is E' below VT */
+	f->vt = (int32_t)(ze - bc__q_floor_shift64((int64_t)b - (m == INT32_C(1) << 30 ? -1 : 0), 19));
+	f->r = r;
+	return 1;
+}
+
 /*
  * A line's whole vectors: each input's lanes A and B as the expressions
  * say (LOAD(p) loads them where P points), combined by COMBINE, stored
  * through the output step; STEP advances the pointers; i counts the
  * elements done. BC__Q_PICK_LOOP picks it for the inputs that move.
  */
-#define BC__Q_X86_LOOP(T, A, B, COMBINE, STEP)                                      \
-	for (; i + BC_Q_X86 <= n; i += BC_Q_X86, STEP) {                             \
-		bc__q_v a = A(BC__Q_V_LOAD_##T, x), b = B(BC__Q_V_LOAD_##T, y);      \
-		BC__Q_V_STORE_##T(out, bc__q_v_out(COMBINE, om, os, oz, lo, hi,      \
-		                                   BC__Q_RANGE_##T));                 \
+#define BC__Q_X86_VEC(T, A, B, COMBINE, dst, k)                                       \
+	{                                                                            \
+		bc__q_v a = A(BC__Q_V_LOAD_##T, x + (k) * BC_Q_X86);                 \
+		bc__q_v b = B(BC__Q_V_LOAD_##T, y + (k) * BC_Q_X86);                 \
+		dst = bc__q_v_out(COMBINE, om, os, oz, lo, hi, BC__Q_RANGE_##T);     \
 	}
+#define BC__Q_X86_LOOP(T, A, B, COMBINE, STEP)                                      \
+	BC__Q_X86_LOOP4(T, BC__Q_X86_VEC, (T, A, B, COMBINE, v0, 0),                 \
+	                (T, A, B, COMBINE, v1, 1), (T, A, B, COMBINE, v2, 2),          \
+	                (T, A, B, COMBINE, v3, 3), STEP)
+/*
+ * Whole vectors: for i8 four at a time, stored at once, then one at a
+ * time; VEC computes a vector, its arguments ARGS0 to ARGS3 (the last,
+ * k, its place among the four) into v0 to v3.
+ */
+#define BC__Q_X86_LOOP4(T, VEC, ARGS0, ARGS1, ARGS2, ARGS3, STEP)                   \
+	{                                                                            \
+		for (; BC__Q_X86_FOUR_##T && i + 4 * BC_Q_X86 <= n;                  \
+		     i += 4 * BC_Q_X86, STEP, STEP, STEP, STEP) {                    \
+			bc__q_v v0, v1, v2, v3;                                      \
+                                                                                     \
+			VEC ARGS0 VEC ARGS1 VEC ARGS2 VEC ARGS3                      \
+			BC__Q_V_STORE4_i8(out, v0, v1, v2, v3);                      \
+		}                                                                    \
+		for (; i + BC_Q_X86 <= n; i += BC_Q_X86, STEP) {                     \
+			bc__q_v v0;                                                  \
+                                                                                     \
+			VEC ARGS0                                                    \
+			BC__Q_V_STORE_##T(out, v0);                                  \
+		}                                                                    \
+	}
+#define BC__Q_X86_FOUR_i8 1
+#define BC__Q_X86_FOUR_i16 0
 #define BC__Q_X86_LINES(T, A, B, COMBINE)                                           \
 	BC__Q_PICK_LOOP(BC__Q_X86_LOOP, BC_Q_X86, T, A, B, BC__Q_X86_ONCE_X,         \
 	                BC__Q_X86_ONCE_Y, COMBINE)
@@ -481,6 +577,58 @@ static inline BC__Q_V_TARGET bc__q_v bc__q_v_out(bc__q_v acc, int32_t m, int shi
 #define BC__Q_X86_OFF_Y(LOAD, p) BC__Q_V_SUB(LOAD(p), BC__Q_V_SET1(zy))
 #define BC__Q_X86_ONCE_X(LOAD, p) BC__Q_V_SET1(xv)
 #define BC__Q_X86_ONCE_Y(LOAD, p) BC__Q_V_SET1(yv)
+/*
+ * The whole vectors of an i8 line of add or subtract in one piece
+ * (bc__q_sum1), where its inputs allow: E the lanes' E'.
+ */
+#define BC__Q_X86_SUM1_VEC(E, dst, k)                                               \
+	{                                                                            \
+		bc__q_v e = E(k), t;                                                 \
+		t = BC__Q_V_ADD(BC__Q_V_ADD(BC__Q_V_MUL(e, mh), qh),                 \
+		                BC__Q_V_SRAI(BC__Q_V_ADD(BC__Q_V_MUL(e, ml), ql), 12)); \
+		if (f.r > 0)                                                         \
+			t = BC__Q_V_SRA(BC__Q_V_DEC_GT(t, vt, e), f.r);              \
+		if (lo > INT8_MIN)                                                   \
+			t = BC__Q_V_MAX(t, BC__Q_V_SET1(lo));                        \
+		if (hi < INT8_MAX)                                                   \
+			t = BC__Q_V_MIN(t, BC__Q_V_SET1(hi));                        \
+		dst = t;                                                             \
+	}
+#define BC__Q_X86_SUM1_LOOP(E, STEP)                                                \
+	BC__Q_X86_LOOP4(i8, BC__Q_X86_SUM1_VEC, (E, v0, 0), (E, v1, 1), (E, v2, 2),   \
+	                (E, v3, 3), STEP)
+/* E': x; y, or -y for subtract; x + y, or x - y */
+#define BC__Q_X86_E_X(k) BC__Q_V_LOAD_i8(x + (k) * BC_Q_X86)
+#define BC__Q_X86_E_Y(k) (sign > 0 ? BC__Q_V_LOAD_i8(y + (k) * BC_Q_X86)               \
+                          : BC__Q_V_SUB(BC__Q_V_SET1(0), BC__Q_V_LOAD_i8(y + (k) * BC_Q_X86)))
+#define BC__Q_X86_E_XY(k) BC__Q_V_ADD(BC__Q_X86_E_X(k), BC__Q_X86_E_Y(k))
+#define BC__Q_X86_HALF(m, s) ((m) == INT32_C(1) << 30 && (s) == 0)
+#define BC__Q_X86_SUM1_i8                                                           \
+	{                                                                            \
+		struct bc__q_sum1 f;                                                 \
+		int xh = xmove && xl == 20 && BC__Q_X86_HALF(xm, xs);                \
+		int yh = ymove && yl == 20 && BC__Q_X86_HALF(ym, ys);                \
+		int ok = xmove && ymove                                              \
+		         ? xh && yh && bc__q_sum1_prepare(&f, 0, zx + sign * zy, 256, om, os, oz) \
+		         : xmove ? xh && bc__q_sum1_prepare(&f, sign * yv, zx, 128, om, os, oz) \
+		         : yh && bc__q_sum1_prepare(&f, xv, sign * zy, 128, om, os, oz); \
+                                                                                     \
+		if (ok) {                                                            \
+			bc__q_v mh = BC__Q_V_SET1(f.mh), ml = BC__Q_V_SET1(f.ml);    \
+			bc__q_v qh = BC__Q_V_SET1(f.qh), ql = BC__Q_V_SET1(f.ql);    \
+			bc__q_v vt = BC__Q_V_SET1(f.vt);                             \
+                                                                                     \
+			if (xmove && ymove)                                          \
+				BC__Q_X86_SUM1_LOOP(BC__Q_X86_E_XY,                  \
+				                    (x += BC_Q_X86, y += BC_Q_X86, out += BC_Q_X86)) \
+			else if (xmove)                                              \
+				BC__Q_X86_SUM1_LOOP(BC__Q_X86_E_X, (x += BC_Q_X86, out += BC_Q_X86)) \
+			else                                                         \
+				BC__Q_X86_SUM1_LOOP(BC__Q_X86_E_Y, (y += BC_Q_X86, out += BC_Q_X86)) \
+			return i;                                                    \
+		}                                                                    \
+	}
+#define BC__Q_X86_SUM1_i16
 /*
  * A line's whole vectors, in a function of their own (compiled for AVX2
  * where the processor is asked, BC_Q_X86_DISPATCH): the elements it did.
@@ -493,6 +641,7 @@ static inline BC__Q_V_TARGET size_t bc__q_sum_head_##T(CT *out, size_t n, const 
 {                                                                                    \
 	size_t i = 0;                                                                \
                                                                                      \
+	BC__Q_X86_SUM1_##T                                                           \
 	BC__Q_X86_LINES(T, BC__Q_X86_IN_X, BC__Q_X86_IN_Y,                           \
 	                sign > 0 ? BC__Q_V_ADD(a, b) : BC__Q_V_SUB(a, b))            \
 	return i;                                                                    \

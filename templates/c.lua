@@ -167,7 +167,9 @@ end
 -- The vectors a target's quant_lines names, as the kernel's words say them.
 function line_vectors(lines)
   return ({helium = "Helium (BC_Q_MVE)", avx2 = "AVX2 (BC_Q_X86)",
-           ["avx-512"] = "AVX-512 or AVX2 (BC_Q_X86)"})[lines] or lines
+           ["avx-512"] = "AVX-512 or AVX2 (BC_Q_X86)",
+           ["avx2-run-time"] = "AVX-512 or AVX2 (BC_Q_X86), or AVX2 found at run time (BC_Q_X86_DISPATCH)"})[lines]
+         or lines
 end
 
 -- "x - (-3)": a number after an operator, in parentheses when negative.

@@ -562,10 +562,10 @@ function zh.expr_unrolled(f) return "展开后，表达式 " .. f .. " 在每个
 
 -- A quantized kernel: its innermost loop as a line helper; its arithmetic, with its numbers.
 function en.quant_line(helper, loop, n, lines)
-  return "The innermost loop, " .. loop .. ", runs as the runtime's line helper " .. helper .. " (bc_quant.h), " .. n .. " elements a call, a vector at a time where the compiler targets " .. lines .. " (Helium: VQRDMULH for the rounding multiply and VRSHL for the rounding shift; AVX-512 and AVX2: VPMULDQ, two for the multiply high of a vector), the same bits as the scalar steps; elsewhere one at a time. An input that stays put along it is given as its value, computed once."
+  return "The innermost loop, " .. loop .. ", runs as the runtime's line helper " .. helper .. " (bc_quant.h), " .. n .. " elements a call, a vector at a time where the compiler targets " .. lines .. " (Helium: VQRDMULH for the rounding multiply and VRSHL for the rounding shift; AVX-512 and AVX2: VPMULDQ, two for the multiply high of a vector, or for an i8 sum whose moving inputs have the larger scale the output step in one piece, in 32-bit lanes), the same bits as the scalar steps; elsewhere one at a time. An input that stays put along it is given as its value, computed once."
 end
 function zh.quant_line(helper, loop, n, lines)
-  return "最内层循环 " .. loop .. " 由运行时的行函数 " .. helper .. "（bc_quant.h）执行，每次调用 " .. n .. " 个元素；编译器面向 " .. lines .. " 时每次一个向量（Helium：VQRDMULH 做舍入乘法、VRSHL 做舍入移位；AVX-512 和 AVX2：VPMULDQ，一个向量的高位乘法用两条），结果与标量步骤逐位相同；否则逐个计算。沿它不动的输入直接传入算好一次的值。"
+  return "最内层循环 " .. loop .. " 由运行时的行函数 " .. helper .. "（bc_quant.h）执行，每次调用 " .. n .. " 个元素；编译器面向 " .. lines .. " 时每次一个向量（Helium：VQRDMULH 做舍入乘法、VRSHL 做舍入移位；AVX-512 和 AVX2：VPMULDQ，一个向量的高位乘法用两条；i8 的加减法中移动的输入都是较大的 scale 时，输出一步算完，只用 32 位通道），结果与标量步骤逐位相同；否则逐个计算。沿它不动的输入直接传入算好一次的值。"
 end
 function en.quant_intro()
   return "The arithmetic is quantized, as TensorFlow Lite Micro computes it, with integers only. Each element q of an operand stands for the real number scale\003×\003(q\003−\003zero\003point):"

@@ -277,7 +277,7 @@ fi
 n=$((n + 1))
 cols=$(awk 'NR == 1 { printf "%s,%s,%s,%s ", $(NF - 3), $(NF - 2), $(NF - 1), $NF }
 	NR > 1 && !/^ / { printf "%s=%s,%s,%s,%s ", $1, $(NF - 3), $(NF - 2), $(NF - 1), $NF }' list)
-want="short,pressure,parallel,qlines generic=-,-,65536,avx-512 x86-64=block,-,65536,- x86-64-v2=block,-,65536,- x86-64-v3=-,-,65536,avx2 x86-64-v4=-,-,65536,avx-512 cortex-m0=-,-,-,- cortex-m4f=-,-,-,- cortex-m7=-,-,-,- cortex-m55=-,-,-,helium rv32imac=-,ask,-,- rv32imafc=-,ask,-,- "
+want="short,pressure,parallel,qlines generic=-,-,65536,avx-512 x86-64=block,-,65536,avx2-run-time x86-64-v2=block,-,65536,avx2-run-time x86-64-v3=-,-,65536,avx2 x86-64-v4=-,-,65536,avx-512 cortex-m0=-,-,-,- cortex-m4f=-,-,-,- cortex-m7=-,-,-,- cortex-m55=-,-,-,helium rv32imac=-,ask,-,- rv32imafc=-,ask,-,- "
 if [ "$cols" = "$want" ]; then
 	echo "ok $n - --target list: the short, pressure, parallel and qlines columns"
 else

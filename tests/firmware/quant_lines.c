@@ -7,7 +7,9 @@
  * a time: for add, subtract and multiply, i8 over every pair of values
  * and i16 over a spread of them, each input moving or staying put, with
  * multipliers below 1, of 1 and more (a shift left), and the edges of
- * the shifts. Prints the mismatches and the lanes' path; exits 1 on any.
+ * the shifts; inputs of the larger scale, whose sum x86 takes in one
+ * piece (bc__q_sum1), with an output multiplier of 1/2 and output shifts
+ * of 0 to 30. Prints the mismatches and the lanes' path; exits 1 on any.
  */
 #include "bc_quant.h"
 #include "fw.h"
@@ -66,6 +68,14 @@ static const struct set sets[] = {
 	{1, 0, 1073741824, -2, 0, 1073741824, 0, 1073741824, -17, -1, -1, 59},
 	{0, 127, 1518500250, -1, -128, 2147483647, 0, 1431655765, -31, 3, -100, 100},
 	{0, -128, 1073741824, -31, 127, 1073741825, -5, 2147483647, -1, 127, -128, 127},
+	/* inputs of the larger scale (1/2, no shift): the sum in one piece on x86 */
+	{0, -3, 1073741824, 0, 7, 1073741824, 0, 1251373231, -19, -1, -128, 127},
+	{1, 5, 1073741824, 0, -9, 1073741824, 0, 1073741824, 0, 4, -128, 127},
+	{1, 10, 1500000000, -3, -20, 1073741824, 0, 1800000000, -20, 0, -60, 90},
+	{0, 127, 1073741824, 0, -128, 1073741824, 0, 1073741824, -1, -128, -128, 127},
+	{1, -128, 1073741824, 0, 127, 1073741824, 0, 2147483647, -30, 127, -128, 127},
+	/* one where the low part's carry decides an element (x + y = 12) */
+	{0, -78, 1073741824, 0, 98, 1073741824, 0, 1291845376, -16, 71, -128, 127},
 	{2, -3, 0, 0, 5, 0, 0, 1374389504, -6, -1, -128, 127},
 	{2, 127, 0, 0, -128, 0, 0, 2147483530, 3, 0, -128, 127},
 	{2, 0, 0, 0, 0, 0, 0, 1073741824, 30, -7, -50, 20},

@@ -53,7 +53,8 @@
  *
  * i1 runs as bc_quant.h's line helper, bc_q_multiply_line_i8_d:
  * a vector of elements at a time where the compiler targets
- * Helium (BC_Q_MVE), else one at a time; the same bits.
+ * Helium (BC_Q_MVE),
+ * else one at a time; the same bits.
  */
 
 /* Begin quant_mul_m55 */
