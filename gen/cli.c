@@ -33,8 +33,11 @@ static const char usage_text[] =
 "  -o, --output FILE.c  write the kernel to FILE.c and its header to FILE.h\n"
 "  --name NAME       the function's name (default: FILE without .c)\n"
 "  --shape           print only the result shape, as 2,3,4 (rank 0: empty line)\n"
-"  --explain         walk through the broadcast rules step by step, then\n"
-"                    the loops the kernel makes of them\n"
+"  --explain [DEPTH] walk through the broadcast rules step by step, as deep\n"
+"                    as DEPTH (--explain=DEPTH too): rule (align, compare,\n"
+"                    the result shape), strides (and each operand's\n"
+"                    strides) or kernel (and the loops the kernel makes of\n"
+"                    them); kernel for text, rule for svg and html\n"
 "                    (--shape and --explain: not with a SPEC)\n"
 "  --format F        what --explain writes: text (default), svg (a picture\n"
 "                    of the broadcast) or html (one page with the\n"
@@ -194,21 +197,26 @@ static const struct action {
 	const char *alias;	/* "--output", or NULL */
 	int takes_value;	/* else a flag, an int in struct cli */
 	size_t offset;		/* of its field in struct cli */
+	size_t may_take;	/* a flag's value, if it may have one: its
+				   field (after '=', or the next bare word) */
 } actions[] = {
-	{"-o", "--output", 1, offsetof(struct cli, output)},
-	{"-MT", "--depfile-target", 1, offsetof(struct cli, dep_target)},
-	{"-M", "--depfile", 1, offsetof(struct cli, depfile)},
-	{"--templates", NULL, 1, offsetof(struct cli, tmpldir)},
-	{"--dump-lua", NULL, 1, offsetof(struct cli, dump_lua)},
-	{"--name", NULL, 1, offsetof(struct cli, name)},
-	{"--shape", NULL, 0, offsetof(struct cli, shape)},
-	{"--explain", NULL, 0, offsetof(struct cli, explain)},
-	{"--format", NULL, 1, offsetof(struct cli, format)},
-	{"--elements", NULL, 0, offsetof(struct cli, elements)},
-	{"--timings", NULL, 0, offsetof(struct cli, timings)},
-	{"--list", NULL, 1, offsetof(struct cli, list)},
-	{NULL, NULL, 0, 0}
+	{"-o", "--output", 1, offsetof(struct cli, output), 0},
+	{"-MT", "--depfile-target", 1, offsetof(struct cli, dep_target), 0},
+	{"-M", "--depfile", 1, offsetof(struct cli, depfile), 0},
+	{"--templates", NULL, 1, offsetof(struct cli, tmpldir), 0},
+	{"--dump-lua", NULL, 1, offsetof(struct cli, dump_lua), 0},
+	{"--name", NULL, 1, offsetof(struct cli, name), 0},
+	{"--shape", NULL, 0, offsetof(struct cli, shape), 0},
+	{"--explain", NULL, 0, offsetof(struct cli, explain), offsetof(struct cli, depth_given)},
+	{"--format", NULL, 1, offsetof(struct cli, format), 0},
+	{"--elements", NULL, 0, offsetof(struct cli, elements), 0},
+	{"--timings", NULL, 0, offsetof(struct cli, timings), 0},
+	{"--list", NULL, 1, offsetof(struct cli, list), 0},
+	{NULL, NULL, 0, 0, 0}
 };
+
+/* The names of --explain's depths, in the order of enum explain_depth. */
+const char *const explain_depth_names[NDEPTHS] = {"rule", "strides", "kernel"};
 
 /* The names of --format's values, in the order of enum explain_format. */
 static const char *const format_names[NFORMATS] = {"text", "svg", "html"};
@@ -334,6 +342,29 @@ asks_list(int argc, char **argv, int i, const char *option)
 	       || (argv[i][n] == '\0' && i + 1 < argc && strcmp(argv[i + 1], "list") == 0);
 }
 
+/*
+** A flag NAME that may take a value, as ARGV[*I]: its value after '=', or
+** the next word where that is bare (no operand, option or spec file:
+** nothing else can be), moving *I past it; "" without one; NULL if
+** ARGV[*I] is not NAME.
+*/
+static const char *
+flag_value(int argc, char **argv, int *i, const char *name)
+{
+	size_t n = strlen(name);
+	const char *arg = argv[*i], *next = *i + 1 < argc ? argv[*i + 1] : NULL;
+
+	if (strncmp(arg, name, n) != 0 || (arg[n] != '=' && arg[n] != '\0'))
+		return NULL;
+	if (arg[n] == '=' && !arg[n + 1])
+		usage_error("option '%s' needs a value after '='", name);
+	if (arg[n] == '=')
+		return arg + n + 1;
+	if (next && next[0] != '-' && next[0] && !strchr(next, '=') && !is_spec(next))
+		return argv[++*i];
+	return "";
+}
+
 /* Set the action or the kernel field that ARGV[*I] names; return 0 if none does. */
 static int
 take_option(int argc, char **argv, int *i, struct cli *c, struct desc *d)
@@ -343,7 +374,16 @@ take_option(int argc, char **argv, int *i, struct cli *c, struct desc *d)
 	int k;
 
 	for (const struct action *a = actions; a->option; a++)
-		if (!a->takes_value && strncmp(argv[*i], a->option, strlen(a->option)) == 0
+		if (a->may_take && (v = flag_value(argc, argv, i, a->option))) {
+			const char **value = (const char **)(void *)((char *)c + a->may_take);
+
+			if (*v && *value)
+				usage_error("option '%s' is given twice", a->option);
+			*(int *)(void *)((char *)c + a->offset) = 1;
+			if (*v)
+				*value = v;
+			return 1;
+		} else if (!a->takes_value && strncmp(argv[*i], a->option, strlen(a->option)) == 0
 		    && argv[*i][strlen(a->option)] == '=')
 			usage_error("option '%s' takes no value", a->option);
 		else if ((v = option_value(argc, argv, i, a->option, a->takes_value))
@@ -483,6 +523,15 @@ cli_read(int argc, char **argv, struct cli *c, struct desc *d)
 		if (k < 0)
 			usage_error("bad format '%s': expected text, svg or html", c->format);
 		c->as = (enum explain_format)k;
+	}
+	c->depth = c->as == FORMAT_TEXT ? DEPTH_KERNEL : DEPTH_RULE;
+	if (c->depth_given) {
+		int k = find_name(explain_depth_names, NDEPTHS, c->depth_given);
+
+		if (k < 0)
+			usage_error("bad depth '%s' for --explain: expected rule, strides or kernel",
+			            c->depth_given);
+		c->depth = (enum explain_depth)k;
 	}
 	if (c->shape && c->explain)
 		usage_error("--shape prints only the result shape: not with --explain, "

@@ -17,9 +17,20 @@ enum explain_format {
 	NFORMATS
 };
 
+/* --explain's depth: how far it walks. */
+enum explain_depth {
+	DEPTH_RULE,		/* align, compare, the result shape */
+	DEPTH_STRIDES,		/* and each operand's strides */
+	DEPTH_KERNEL,		/* and the loops, reads, strategy and kernel */
+	NDEPTHS
+};
+
 struct cli {
 	int shape;		/* --shape */
 	int explain;		/* --explain */
+	const char *depth_given; /* --explain=DEPTH or --explain DEPTH, or NULL */
+	enum explain_depth depth; /* and as read: kernel for text, rule for
+				   a picture or page */
 	const char *format;	/* --format as given, or NULL */
 	enum explain_format as;	/* and as read: FORMAT_TEXT by default */
 	int elements;		/* --elements: --explain lists every element */
@@ -33,6 +44,8 @@ struct cli {
 	int timings;		/* --timings */
 	const char *list;	/* --list WHAT, or NULL */
 };
+
+extern const char *const explain_depth_names[NDEPTHS];
 
 void cli_read(int argc, char **argv, struct cli *c, struct desc *d);
 const char *cli_base_name(const char *path);

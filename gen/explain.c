@@ -90,9 +90,10 @@ explain_lua(lua_State *L, void *ud)
 	const struct explain_render *a = ud;
 	const struct run *r = a->r;
 	const struct explain_template *f = &explain_templates[r->cli.as];
+	int with_c = f->with_c && r->cli.depth == DEPTH_KERNEL;
 
 	model_push_explain(L, a->planned ? a->k : NULL, &a->k->b, &r->cli_kernel,
-	                   r->cli.elements, a->no_kernel);
+	                   explain_depth_names[r->cli.depth], r->cli.elements, a->no_kernel);
 	for (int i = 0; f->with_c && i < NFORMATS; i++) {
 		struct strbuf part = {0};
 
@@ -104,7 +105,7 @@ explain_lua(lua_State *L, void *ud)
 		model_set_text(L, explain_templates[i].part, part.s);
 		sb_free(&part);
 	}
-	if (f->with_c)
+	if (with_c)
 		model_set_text(L, "c_file", r->ctext.s);
 	return lhost_render(L, f->name, a->out);
 }
@@ -149,7 +150,7 @@ explain_answer(struct run *r)
 			kernel_plan(k, &err);
 		planned = !err.s;
 	}
-	if (planned && explain_templates[r->cli.as].with_c) {
+	if (planned && explain_templates[r->cli.as].with_c && r->cli.depth == DEPTH_KERNEL) {
 		r->desc = d;
 		r->n = 1;
 		render_alloc_parts(r, 1);

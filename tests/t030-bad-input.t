@@ -177,6 +177,11 @@ done <<EOF_CASES
 2|--shape --explain x=2,3 y=3|bcastgen: error: --shape prints only the result shape: not with --explain, which walks through it
 2|--explain --shape x=2,3 y=3|bcastgen: error: --shape prints only the result shape: not with --explain, which walks through it
 2|--explain --format pdf x=2|bcastgen: error: bad format 'pdf': expected text, svg or html
+2|--explain deep x=2|bcastgen: error: bad depth 'deep' for --explain: expected rule, strides or kernel
+2|x=2 --explain=loops|bcastgen: error: bad depth 'loops' for --explain: expected rule, strides or kernel
+2|--explain= x=2|bcastgen: error: option '--explain' needs a value after '='
+2|--explain rule x=2 --explain=kernel|bcastgen: error: option '--explain' is given twice
+2|--explain strides --shape x=2|bcastgen: error: --shape prints only the result shape: not with --explain, which walks through it
 2|--format svg x=2|bcastgen: error: --format needs --explain or --list: it chooses what they write
 2|--format json x=2|bcastgen: error: --format needs --explain or --list: it chooses what they write
 2|--list|bcastgen: error: option '--list' needs a value

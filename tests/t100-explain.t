@@ -88,5 +88,29 @@ tr '\n' ' ' <"$TESTS/../README.md" |
 [ -s fields.want ] && [ "$(cat fields.got)" = "$(cat fields.want)" ]
 check $? "README: its list of spec fields is gen/fields.c's table, in order" diff
 
+# --explain's depth: a page's default is rule, and a page shows the
+# kernel's section (id="kernel") only at kernel; its text, the same as
+# the text's at that depth, ends where that depth ends.
+fresh
+ok=0
+for depth in "" rule strides kernel; do
+	# shellcheck disable=SC2086
+	"$GEN" --explain $depth --format html x=2,1 y=3 >page 2>>diag || ok=1
+	# shellcheck disable=SC2086
+	"$GEN" --explain ${depth:-rule} x=2,1 y=3 >text 2>>diag || ok=1
+	has_kernel=0 has_strides=0 has_loops=0
+	grep -q 'id="kernel"' page && has_kernel=1
+	grep -q 'The strides say' page && has_strides=1
+	grep -q 'The kernel walks the result' page && has_loops=1
+	echo "depth '${depth:-(default)}': kernel $has_kernel, strides $has_strides, loops $has_loops" >>diag
+	case ${depth:-rule} in
+	rule) [ "$has_kernel$has_strides$has_loops" = 000 ] || ok=1 ;;
+	strides) [ "$has_kernel$has_strides$has_loops" = 010 ] || ok=1 ;;
+	kernel) [ "$has_kernel$has_strides$has_loops" = 111 ] || ok=1 ;;
+	esac
+	grep -q "$(tail -n 1 text | sed 's/[][\.*^$]/\\&/g')" page || { echo "the page lacks the text's last line" >>diag; ok=1; }
+done
+check $ok "--explain's depth on a page: rule by default, strides, kernel (the kernel's section only there)" diag
+
 echo "1..$n"
 exit $status
