@@ -71,6 +71,14 @@ function zh.valid(lo, hi, nlo, nhi)
 end
 
 en.sep, zh.sep = " ", ""
+-- The language as a picture's and a page's lang attribute names it (BCP 47).
+en.lang_tag, zh.lang_tag = "en", "zh-CN"
+-- The fonts of a picture and a page: the common CJK fonts before the
+-- generic family, so that a machine without the first ones still draws
+-- Chinese in a font whose width the layout counted on.
+local CJK_FONTS = "Noto Sans CJK SC, Source Han Sans SC, Microsoft YaHei, PingFang SC, WenQuanYi Micro Hei"
+SANS_FONTS = "DejaVu Sans, Verdana, Arial, " .. CJK_FONTS .. ", sans-serif"
+MONO_FONTS = "DejaVu Sans Mono, Menlo, Consolas, " .. CJK_FONTS .. ", monospace"
 
 function en.step(n) return "Step " .. n .. ". " end
 function zh.step(n) return "第 " .. n .. " 步：" end
@@ -209,7 +217,7 @@ function zh.has(name, size) return name .. " 是 " .. size end
 function en.has_none(name) return name .. " has none (1)" end
 function zh.has_none(name) return name .. " 没有这一维 (1)" end
 function en.differ(a, b) return a .. " and " .. b .. " differ and neither is 1: no result" end
-function zh.differ(a, b) return a .. " 和 " .. b .. " 不相等，也都不是 1：无法广播" end
+function zh.differ(a, b) return a .. " 和 " .. b .. " 不相等，也都不是 1，所以无法广播" end
 function en.stretched(l, r)
   return en.list(l) .. (#l == 1 and " is" or " are") .. " stretched to " .. r .. ", so the result has " .. r
 end
@@ -219,7 +227,7 @@ function zh.equal(r) return "相等，结果是 " .. r end
 function en.only(r) return "the result has " .. r end
 function zh.only(r) return "结果是 " .. r end
 function en.dim_line(d, has, what) return "  dim " .. d .. ": " .. table.concat(has, ", ") .. ": " .. what end
-function zh.dim_line(d, has, what) return "  第 " .. d .. " 维：" .. table.concat(has, "，") .. "：" .. what end
+function zh.dim_line(d, has, what) return "  第 " .. d .. " 维：" .. table.concat(has, "，") .. "；" .. what end
 
 function en.cannot(d, a, sa, b, sb)
   return "The shapes cannot be broadcast: in dim " .. d .. ", " .. a .. " has " .. sa .. " and " .. b .. " has " .. sb .. "."
@@ -230,7 +238,7 @@ end
 en.no_axis_works = "No axis value makes these shapes broadcast."
 zh.no_axis_works = "没有哪个 axis 能让这两个形状广播。"
 function en.axes_work(l) return "Axis values that would work: " .. en.list(l) .. "." end
-function zh.axes_work(l) return "可行的 axis：" .. zh.list(l) .. "。" end
+function zh.axes_work(l) return "能让这两个形状广播的 axis：" .. zh.list(l) .. "。" end
 
 function en.too_big(shape)
   return "The result shape would be " .. shape .. ", which has more than 2^63 - 1 elements, the most a shape may have (a signed 64-bit count, as NumPy's): stop here."
@@ -254,8 +262,8 @@ function en.inplace(x, shape, fits)
     (fits and "It does." or "It does not, and an in-place operation cannot change the shape of its operand.")
 end
 function zh.inplace(x, shape, fits)
-  return "原地（in-place）运算：结果写回 " .. x .. "，所以结果必须是 " .. x .. " 的形状 " .. shape .. "。" ..
-    (fits and "正是如此。" or "并不是，而原地运算不能改变它的张量的形状。")
+  return "原地（in-place，也称原位）运算：结果写回 " .. x .. "，所以结果必须是 " .. x .. " 的形状 " .. shape .. "。" ..
+    (fits and "正是如此。" or "结果不是这个形状。原地运算不能改变 " .. x .. " 的形状。")
 end
 
 -- The loops.
@@ -268,9 +276,9 @@ function en.span(a, b) return a == b and "dim " .. a or "dims " .. a .. " to " .
 function zh.span(a, b) return a == b and "第 " .. a .. " 维" or "第 " .. a .. " 到 " .. b .. " 维" end
 
 en.loops_intro = "The kernel walks the result in loops, made from its dimensions in two moves."
-zh.loops_intro = "内核（kernel）用循环遍历结果，循环由结果的维度分两步得到。"
+zh.loops_intro = "核函数（kernel）用循环遍历结果，循环由结果的维度分两步得到。"
 en.scalar_loops = "The result is a scalar: there is no loop, and the kernel computes its one element."
-zh.scalar_loops = "结果是标量：没有循环，内核只计算这一个元素。"
+zh.scalar_loops = "结果是标量：没有循环，核函数只计算这一个元素。"
 function en.dropped(l)
   if #l == 0 then return "No dimension of the result has size 1, so none is dropped." end
   return "First the dimensions of size 1 are dropped, as there is nothing to walk in them: " .. en.dims(l) .. "."
@@ -316,7 +324,7 @@ zh.written = "（展开写出）"
 
 -- The reads.
 en.reads_intro = "Where each operand is read. A loop in which an operand's stride is 0 does not move it: it reads the same elements again."
-zh.reads_intro = "每个张量在哪里读取。张量步长为 0 的循环不移动它：重复读取同样的元素。"
+zh.reads_intro = "每个张量从哪里读取。在步长为 0 的循环里，读取位置不变，同样的元素被重复读取。"
 function en.moves_always(x) return "  " .. x .. " moves in every loop: each element read is a new one." end
 function zh.moves_always(x) return "  " .. x .. " 在每层循环里都移动：每次读到的都是新元素。" end
 function en.once(x) return "  " .. x .. " is the same element throughout: it is read once, before all loops." end
@@ -340,7 +348,7 @@ function zh.again(x, still, n)
   return "  " .. x .. " 在 " .. still .. " 中不移动：" .. still .. " 的每次迭代都重新读取 " .. x .. " 的同样 " .. n .. " 个元素。"
 end
 function en.no_kernel(why) return "No kernel is made: " .. why .. "." end
-function zh.no_kernel(why) return "不生成内核：" .. why .. "。" end
+function zh.no_kernel(why) return "不生成核函数：" .. why .. "。" end
 function en.via_output(x) return "  " .. x .. " is read through the output's pointer, as the result is written into it." end
 function zh.via_output(x) return "  " .. x .. " 通过输出的指针读取，因为结果就写回它。" end
 
@@ -425,7 +433,7 @@ function en.why(p)
   return s .. "--stream on needs a loop to stream from."
 end
 function zh.why(p)
-  if p.why == "empty" then return "结果没有元素，内核什么也不做。" end
+  if p.why == "empty" then return "结果没有元素，核函数什么也不做。" end
   if p.why == "asked" then return p.strategy .. "，由 --strategy " .. p.strategy .. " 指定。" end
   local s = "auto 选了 " .. p.strategy .. "："
   if p.why == "small" then
@@ -477,7 +485,7 @@ function en.pressure(target)
   return "The target " .. target .. " says that its gcc (before gcc 14) schedules written-out statements without counting registers: it would start every load and operation before the first store, then save registers to hold them. So the kernel asks gcc to weigh register pressure (BC_PRESSURE in bc.h)."
 end
 function zh.pressure(target)
-  return "目标 " .. target .. " 表明：它的 gcc（gcc 14 之前）调度写出来的语句时不计算寄存器，会把所有加载和运算都放到第一次存储之前，再保存寄存器来存放它们。所以内核请 gcc 按寄存器压力调度（bc.h 中的 BC_PRESSURE）。"
+  return "目标 " .. target .. " 表明：它的 gcc（gcc 14 之前）调度写出来的语句时不计算寄存器，会把所有加载和运算都放到第一次存储之前，再保存寄存器来存放它们。所以核函数请 gcc 按寄存器压力调度（bc.h 中的 BC_PRESSURE）。"
 end
 function en.f16_lines(line, target, rest, quiet, not_streamed, found)
   local s = "The f16 data are converted a line of " .. line .. " elements at a time (bc_f16_to_f32_n and bc_f32_to_f16_n in bc_f16.h): the target " .. target .. (found and " may convert" or " converts") .. " between f16 and f32 in hardware, and where the compiler targets it (F16C on x86, BC_F16_HW), or the processor has it, asked once at run time (BC_F16_DISPATCH, x86-64), one instruction converts eight; where neither, SSE2's integer operations convert eight at a time (x86), else bc.h converts one at a time. The floats are computed in a loop of their own, which compilers vectorize."
@@ -506,14 +514,14 @@ function en.parallel(how, extent, name, count, min, target, chunks)
 end
 function zh.parallel(how, extent, name, count, min, target, chunks)
   if how == "yes" then
-    return "使用 --parallel 时，若内核用 OpenMP 编译（-fopenmp；bc.h 中的 BC_PARALLEL），最外层循环的 " .. extent .. " 次迭代由多个线程分担：每个线程通过 " .. name .. "_part 运行其中连续的一段，所以没有两个线程写同一个元素；不用 OpenMP 时由一个线程全部运行，结果相同。结果有 " .. count .. " 个元素，不少于目标的 " .. min .. " 个；少于这个数时，启动线程的开销大于节省。"
+    return "使用 --parallel 时，若核函数用 OpenMP 编译（-fopenmp；bc.h 中的 BC_PARALLEL），最外层循环的 " .. extent .. " 次迭代由多个线程分担：每个线程通过 " .. name .. "_part 运行其中连续的一段，所以没有两个线程写同一个元素；不用 OpenMP 时由一个线程全部运行，结果相同。结果有 " .. count .. " 个元素，不少于目标的 " .. min .. " 个；少于这个数时，启动线程的开销大于节省。"
   end
   local why = {
     one_core = "目标 " .. target .. " 只有一个核",
     small = "结果只有 " .. count .. " 个元素，少于目标的 " .. min .. " 个：启动线程的开销会大于节省",
     one_loop = "没有一个最外层循环套着另一个循环或一个块，唯一的循环也不能分成 " .. chunks .. " 段或更多由整个向量组成的等长段",
   }
-  return "--parallel 要求多线程，但" .. why[how] .. "，所以内核在一个线程上运行。"
+  return "--parallel 要求多线程，但" .. why[how] .. "，所以核函数在一个线程上运行。"
 end
 function en.rebuilt(names, n, loop, extent)
   return "The block reads " .. names .. " again within itself, so compilers build " .. (n == 1 and "its" or "their") .. " vectors by permutes. " .. loop .. " does not move " .. names .. ": it was moved in around the block, from further out, so that those vectors are built once for its " .. extent .. " iterations, not again in each."
@@ -638,17 +646,17 @@ en.picture = {
   title = function(ops) return "Broadcasting " .. ops end,
   by_numpy = " by the NumPy rule",
   by_axis = function(k) return " with Paddle's axis = " .. k end,
-  own = "an element of the operand",
-  copy = "a copy made by stretching (stride 0)",
+  own = "an element of the operand, where it is in memory",
+  copy = "the same element read again (stride 0): no copy in memory",
   pad = "(1): a dimension the operand does not have, counted as 1",
-  numbers = "in each cell, the number of the element in its own array",
+  numbers = "in each cell, the number of the element in its own operand",
   conflict = "the sizes in conflict",
   scalars = "Every operand is a scalar, shape (): the result is one element.",
-  grids = "Each shape is drawn as a grid in its aligned position (shapes line up at their last dimension); a dimension of size 1 is stretched by copying it (faded cells).",
+  grids = "Each shape is drawn as a grid in its aligned position (shapes line up at their last dimension). A dimension of size 1 is stretched: its elements are read again, not copied (faded cells).",
   slices = function(has, lead, rows, cols)
     return has .. ", so each shape is drawn as a row of 2-D slices, one for each index of " .. lead ..
       " (above the slice); a slice's rows and columns are dims " .. rows .. " and " .. cols ..
-      ", and a slice that is a stretched copy is faded."
+      ", and a slice that stretching reads again is faded."
   end,
   has_rank = function(r, aligned)
     return (aligned and "The aligned shapes have " or "The largest shape has ") .. r .. " dimensions"
@@ -662,7 +670,7 @@ en.picture = {
     return has .. ", and the slices over " .. lead .. (n and " (" .. n .. ")" or "") ..
       " are more than a row lays out (8 slices, along 3 dimensions at most): the table gives their sizes, stretched ones marked 1→n, and each shape is drawn as a row of 2-D slices over dim " ..
       k .. " alone, at index 0 of " .. before .. " (above each slice); a slice's rows and columns are dims " .. rows .. " and " .. cols ..
-      ", and a slice that is a stretched copy is faded."
+      ", and a slice that stretching reads again is faded."
   end,
   lead_dims = function(a, b)
     if a == b then return "dim " .. a end
@@ -705,16 +713,16 @@ zh.picture = {
   title = function(ops) return "广播 " .. ops end,
   by_numpy = "：NumPy 规则",
   by_axis = function(k) return "：Paddle 的 axis = " .. k end,
-  own = "张量自身的元素",
-  copy = "扩展时复制出的副本（步长为 0）",
-  pad = "(1)：张量没有的维度，按 1 计",
-  numbers = "格中的数字：元素在自己数组中的序号",
+  own = "张量自己的元素，在内存中",
+  copy = "同一个元素被再次读取（步长为 0）：内存中没有副本",
+  pad = "(1)：张量没有的维度，大小算作 1",
+  numbers = "格中的数字：元素在它所属张量中的序号",
   conflict = "冲突的大小",
   scalars = "所有张量都是标量，形状为 ()：结果只有一个元素。",
-  grids = "每个形状按对齐后的位置画成网格（形状从最后一个维度对齐）；大小为 1 的维度通过复制来扩展（淡色的格子）。",
+  grids = "每个形状按对齐后的位置画成网格（形状从最后一个维度对齐）。大小为 1 的维度被扩展：它的元素被重复读取，并不复制（淡色的格子）。",
   slices = function(has, lead, rows, cols)
     return has .. "，所以每个形状画成一行二维切片，" .. lead .. "的每个下标一片（下标写在切片上方）；切片的行和列是维度 " ..
-      rows .. " 和 " .. cols .. "，复制出的切片画成淡色。"
+      rows .. " 和 " .. cols .. "，重复读取的切片画成淡色。"
   end,
   has_rank = function(r, aligned)
     return (aligned and "对齐后的形状有 " or "最大的形状有 ") .. r .. " 个维度"
@@ -726,7 +734,7 @@ zh.picture = {
   last = function(has, lead, n, k, before, rows, cols)
     return has .. "，沿" .. lead .. "的切片" .. (n and "（" .. n .. " 个）" or "") ..
       "超出了一行能排下的范围（最多 8 个切片，最多沿 3 个维度）：表中给出这些维度的大小，扩展的维度标为 1→n；每个形状只画沿维度 " .. k .. " 的一行二维切片，" .. before ..
-      "取下标 0（下标写在切片上方）；切片的行和列是维度 " .. rows .. " 和 " .. cols .. "，复制出的切片画成淡色。"
+      "取下标 0（下标写在切片上方）；切片的行和列是维度 " .. rows .. " 和 " .. cols .. "，重复读取的切片画成淡色。"
   end,
   lead_dims = function(a, b)
     if a == b then return "维度 " .. a .. " " end
@@ -747,14 +755,14 @@ zh.picture = {
   end,
   axis = function(k) return "轴 " .. k .. " 对这些形状无效，所以不做对齐：每个张量按自己的形状画出。" end,
   operands = function(n) return "Paddle 的轴只适用于恰好两个张量，这里有 " .. n .. " 个：每个张量按自己的形状画出。" end,
-  too_big = "结果的元素会超过 2^63 − 1 个，超出了形状的上限：不生成内核。",
+  too_big = "结果的元素会超过 2^63 − 1 个，超出了形状的上限：不生成核函数。",
   placed = function(y, x, axis, k, trimmed)
     return "Paddle 的 axis = " .. axis .. (axis ~= k and "（即 " .. k .. "）" or "") .. "：" .. (trimmed and "先去掉 " .. y .. " 尾部大小为 1 的维度，再" or "") ..
       "让 " .. y .. " 的第一个维度与 " .. x .. " 的维度 " .. k .. " 对齐；(1) 标出 " .. y .. " 没有覆盖的维度。"
   end,
-  inplace_ok = function(x) return "原地运算：结果写回 " .. x .. "，" .. x .. " 的形状与结果相同。" end,
+  inplace_ok = function(x) return "原地（in-place，也称原位）运算：结果写回 " .. x .. "，" .. x .. " 的形状与结果相同。" end,
   inplace_bad = function(r, x, s)
-    return "原地运算：结果 " .. r .. " 要写回 " .. x .. "，但 " .. x .. " 的形状是 " .. s .. "：原地运算不能改变张量的形状。"
+    return "原地（in-place，也称原位）运算：结果 " .. r .. " 要写回 " .. x .. "，但 " .. x .. " 的形状是 " .. s .. "。原地运算不能改变 " .. x .. " 的形状。"
   end,
   some_operands = function(m, n) return "共 " .. n .. " 个张量，画出其中 " .. m .. " 个；⋮ 代表其余的。" end,
   more = function(n) return "还有 " .. n .. " 个" end,
@@ -779,9 +787,9 @@ zh.page = {
   by_axis = function(k) return "Paddle 的 axis = " .. k end,
   explanation = "说明",
   picture = "图示",
-  kernel = "内核",
+  kernel = "核函数（kernel）",
   kernel_file = function(n) return "定义 " .. n .. "() 的 C 文件：" end,
-  no_kernel = function(why) return "没有生成内核：" .. why .. "。" end,
-  no_kernel_said = "没有生成内核：原因见说明。",
+  no_kernel = function(why) return "没有生成核函数：" .. why .. "。" end,
+  no_kernel_said = "没有生成核函数：原因见说明。",
   command = "生成它的命令：",
 }

@@ -14,3 +14,7 @@ cd "$TESTS/golden"
 for args in *.args; do
 	golden_run "$args" "$(basename "$args" .args)"
 done
+# the README's picture, by the command the README gives next to it
+cmd=$(sed -n 's/^\$ bcastgen \(--explain --format svg .*\) >docs\/broadcast.svg$/\1/p' "$TESTS/../README.md")
+# shellcheck disable=SC2086
+"$GEN" $cmd >"$TESTS/../docs/broadcast.svg"

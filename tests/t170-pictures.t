@@ -6,8 +6,11 @@
 #    and some hostile shapes, as svg and as html, in en and in zh: the
 #    exit status is the text's, the output is well-formed XML (xmllint;
 #    the page is polyglot XHTML), stands alone (no script, nothing to
-#    fetch), is in the language asked for, is bounded in size, and is
-#    the same bytes when rendered again.
+#    fetch), is in the language asked for (its lang, en or zh-CN; its
+#    fonts name the common CJK fonts), is bounded in size, is the same
+#    bytes when rendered again, and, a picture, has every text at least
+#    4.5 times as light or dark as what is under it (WCAG AA, measured
+#    by tests/pictures/contrast.py).
 # 2. A few pages of successful examples in headless Chromium: a screenshot
 #    of the page has the window's size; the page parsed as XHTML has no
 #    parse error; and the picture, alone at the top left of a copy of the
@@ -32,6 +35,7 @@ render() {
 	format=$1 lang=$2 want=$3
 	shift 3
 	fail=0
+	case $lang in zh) tag=zh-CN ;; *) tag=$lang ;; esac
 	: >diag
 	"$GEN" --format "$format" --lang "$lang" "$@" </dev/null >out1 2>err1
 	rc=$?
@@ -50,6 +54,11 @@ render() {
 		echo "xmllint rejects it" >>diag
 		fail=1
 	fi
+	cjk='Noto Sans CJK SC, Source Han Sans SC, Microsoft YaHei, PingFang SC, WenQuanYi Micro Hei, sans-serif'
+	if ! grep -q "$cjk" out1; then
+		echo "its fonts do not name the common CJK fonts before sans-serif: $cjk" >>diag
+		fail=1
+	fi
 	if grep -Eiq '<script|href=|src=|url\(|@import' out1; then
 		echo "it refers to something outside itself:" >>diag
 		grep -Ein '<script|href=|src=|url\(|@import' out1 | head -n 3 >>diag
@@ -57,9 +66,14 @@ render() {
 	fi
 	case $format in
 	svg)
-		if ! head -n 1 out1 | grep -Eq '^<svg xmlns="http://www.w3.org/2000/svg" [^>]*width="[0-9]+" height="[0-9]+" viewBox="0 0 [0-9]+ [0-9]+"'; then
-			echo "it does not begin with <svg xmlns=... width height viewBox>:" >>diag
+		if ! head -n 1 out1 | grep -Eq '^<svg xmlns="http://www.w3.org/2000/svg" [^>]*width="[0-9]+" height="[0-9]+" viewBox="0 0 [0-9]+ [0-9]+" lang="'"$tag"'" xml:lang="'"$tag"'"'; then
+			echo "it does not begin with <svg xmlns=... width height viewBox lang=\"$tag\" xml:lang=\"$tag\">:" >>diag
 			head -n 1 out1 | cut -c 1-200 >>diag
+			fail=1
+		fi
+		if ! "$PY" "$TESTS/pictures/contrast.py" out1 >contrast 2>&1; then
+			echo "a text has a contrast below 4.5:1 (WCAG AA) against what is under it:" >>diag
+			tail -n 4 contrast >>diag
 			fail=1
 		fi
 		if [ "$(wc -c <out1)" -gt 400000 ]; then
@@ -67,8 +81,8 @@ render() {
 			fail=1
 		fi ;;
 	html)
-		if ! head -n 2 out1 | tr '\n' ' ' | grep -q "^<!DOCTYPE html> <html xmlns=\"http://www.w3.org/1999/xhtml\" lang=\"$lang\" xml:lang=\"$lang\">"; then
-			echo "it does not begin with <!DOCTYPE html> and <html xmlns=... lang=\"$lang\">" >>diag
+		if ! head -n 2 out1 | tr '\n' ' ' | grep -q "^<!DOCTYPE html> <html xmlns=\"http://www.w3.org/1999/xhtml\" lang=\"$tag\" xml:lang=\"$tag\">"; then
+			echo "it does not begin with <!DOCTYPE html> and <html xmlns=... lang=\"$tag\">" >>diag
 			fail=1
 		fi
 		if ! grep -q 'id="picture"' out1 || ! grep -q '<svg xmlns=' out1; then
@@ -85,6 +99,11 @@ render() {
 		fail=1
 	fi
 }
+
+# The contrast measure itself, on known colours.
+fresh
+"$PY" "$TESTS/pictures/contrast.py" --self-test >diag 2>&1
+check $? "contrast.py: WCAG's contrast ratios and what is under a text, on known values" diag
 
 # 1. The seeds' examples, each once in each language (a golden file's
 # command may name its language: that is left out; a picture lists no
