@@ -653,35 +653,26 @@ en.picture = {
   conflict = "the sizes in conflict",
   scalars = "Every operand is a scalar, shape (): the result is one element.",
   grids = "Each shape is drawn as a grid in its aligned position (shapes line up at their last dimension). A dimension of size 1 is stretched: its elements are read again, not copied (faded cells).",
-  slices = function(has, lead, rows, cols)
-    return has .. ", so each shape is drawn as a row of 2-D slices, one for each index of " .. lead ..
-      " (above the slice); a slice's rows and columns are dims " .. rows .. " and " .. cols ..
-      ", and a slice that stretching reads again is faded."
+  slices = function(has, rows_dim, cols_dim, in_rows, in_cols)
+    return has .. ", so each shape is drawn as a grid of 2-D slices: a row of slices for each index of dim " .. rows_dim ..
+      (cols_dim and " and a column for each index of dim " .. cols_dim or "") ..
+      ", named at the left" .. (cols_dim and " and on top" or "") .. ". In each slice the rows are dim " .. in_rows ..
+      " and the columns dim " .. in_cols .. "."
   end,
   has_rank = function(r, aligned)
     return (aligned and "The aligned shapes have " or "The largest shape has ") .. r .. " dimensions"
   end,
-  table = function(has, lead, n, rows, cols)
-    return has .. ", and the slices over " .. lead .. (n and " (" .. n .. ")" or "") ..
-      " are more than a row lays out (8 slices, along 3 dimensions at most): the table gives their sizes, stretched ones marked 1→n, and each grid is only the first slice (dims " ..
-      rows .. " and " .. cols .. ")."
+  left_out = function(dims)
+    return "Dim" .. (#dims > 1 and "s " or " ") .. en.list(dims) .. " of every shape " .. (#dims > 1 and "are" or "is") ..
+      " drawn at index 0 alone: the picture keeps the dimensions in conflict and those stretched, and the table gives every size."
   end,
-  last = function(has, lead, n, k, before, rows, cols)
-    return has .. ", and the slices over " .. lead .. (n and " (" .. n .. ")" or "") ..
-      " are more than a row lays out (8 slices, along 3 dimensions at most): the table gives their sizes, stretched ones marked 1→n, and each shape is drawn as a row of 2-D slices over dim " ..
-      k .. " alone, at index 0 of " .. before .. " (above each slice); a slice's rows and columns are dims " .. rows .. " and " .. cols ..
-      ", and a slice that stretching reads again is faded."
-  end,
-  lead_dims = function(a, b)
-    if a == b then return "dim " .. a end
-    return "dims " .. a .. "–" .. b
-  end,
-  cut = function(grid, slices)
+  cut = function(grid, down, across)
     local how = {}
-    if grid then how[#how + 1] = "a grid shows the first 3 indices and the last of a dimension of more than 6" end
-    if slices then how[#how + 1] = "a row of slices the first 2 and the last of one of more than 4" end
+    if grid then how[#how + 1] = "a grid shows the first " .. grid // 2 .. " indices and the last of a dimension of more than " .. grid end
+    if down then how[#how + 1] = "the rows of slices the first " .. (down - 2) .. " and the last of one of more than " .. down end
+    if across then how[#how + 1] = "the columns of slices the first " .. (across - 2) .. " and the last of one of more than " .. across end
     return "Long dimensions are cut short: " .. table.concat(how, ", ") ..
-      ", with ⋯ between; the table and the shapes give the true sizes."
+      ", with ⋯ or ⋮ between; the table and the shapes give the true sizes."
   end,
   cut_table = function(n, r) return "The table shows " .. n .. " of the " .. r .. " dimensions; ⋯ stands for the others." end,
   no_numbers = "The cells hold no numbers: the shapes have too many elements for them.",
@@ -720,31 +711,23 @@ zh.picture = {
   conflict = "冲突的大小",
   scalars = "所有张量都是标量，形状为 ()：结果只有一个元素。",
   grids = "每个形状按对齐后的位置画成网格（形状从最后一个维度对齐）。大小为 1 的维度被扩展：它的元素被重复读取，并不复制（淡色的格子）。",
-  slices = function(has, lead, rows, cols)
-    return has .. "，所以每个形状画成一行二维切片，" .. lead .. "的每个下标一片（下标写在切片上方）；切片的行和列是维度 " ..
-      rows .. " 和 " .. cols .. "，重复读取的切片画成淡色。"
+  slices = function(has, rows_dim, cols_dim, in_rows, in_cols)
+    return has .. "，所以每个形状画成由二维切片组成的网格：维度 " .. rows_dim .. " 的每个下标一行" ..
+      (cols_dim and "，维度 " .. cols_dim .. " 的每个下标一列" or "") .. "，下标写在" .. (cols_dim and "左边和上方" or "左边") ..
+      "。每个切片的行是维度 " .. in_rows .. "，列是维度 " .. in_cols .. "。"
   end,
   has_rank = function(r, aligned)
     return (aligned and "对齐后的形状有 " or "最大的形状有 ") .. r .. " 个维度"
   end,
-  table = function(has, lead, n, rows, cols)
-    return has .. "，沿" .. lead .. "的切片" .. (n and "（" .. n .. " 个）" or "") ..
-      "超出了一行能排下的范围（最多 8 个切片，最多沿 3 个维度）：表中给出这些维度的大小，扩展的维度标为 1→n，每个网格只画第一个切片（维度 " .. rows .. " 和 " .. cols .. "）。"
+  left_out = function(dims)
+    return "每个形状的维度 " .. zh.list(dims) .. " 只画下标 0：图中保留冲突的维度和被扩展的维度，表中给出所有大小。"
   end,
-  last = function(has, lead, n, k, before, rows, cols)
-    return has .. "，沿" .. lead .. "的切片" .. (n and "（" .. n .. " 个）" or "") ..
-      "超出了一行能排下的范围（最多 8 个切片，最多沿 3 个维度）：表中给出这些维度的大小，扩展的维度标为 1→n；每个形状只画沿维度 " .. k .. " 的一行二维切片，" .. before ..
-      "取下标 0（下标写在切片上方）；切片的行和列是维度 " .. rows .. " 和 " .. cols .. "，重复读取的切片画成淡色。"
-  end,
-  lead_dims = function(a, b)
-    if a == b then return "维度 " .. a .. " " end
-    return "维度 " .. a .. "–" .. b .. " "
-  end,
-  cut = function(grid, slices)
+  cut = function(grid, down, across)
     local how = {}
-    if grid then how[#how + 1] = "网格中大于 6 的维度画前 3 个下标和最后一个" end
-    if slices then how[#how + 1] = "切片中大于 4 的维度画前 2 个和最后一个" end
-    return "过长的维度只画一部分：" .. table.concat(how, "，") .. "，中间用 ⋯ 表示；真实大小见表格和形状。"
+    if grid then how[#how + 1] = "网格中大于 " .. grid .. " 的维度画前 " .. grid // 2 .. " 个下标和最后一个" end
+    if down then how[#how + 1] = "切片的行中大于 " .. down .. " 的维度画前 " .. (down - 2) .. " 个和最后一个" end
+    if across then how[#how + 1] = "切片的列中大于 " .. across .. " 的维度画前 " .. (across - 2) .. " 个和最后一个" end
+    return "过长的维度只画一部分：" .. table.concat(how, "，") .. "，中间用 ⋯ 或 ⋮ 表示；真实大小见表格和形状。"
   end,
   cut_table = function(n, r) return "表中列出 " .. r .. " 个维度中的 " .. n .. " 个，⋯ 代表其余的维度。" end,
   no_numbers = "元素太多，格中不写数字。",
