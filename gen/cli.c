@@ -43,6 +43,8 @@ static const char usage_text[] =
 "                    of the broadcast) or html (one page with the\n"
 "                    explanation, the picture and the kernel); what --list\n"
 "                    writes: text (default) or json\n"
+"  --wrap N          the width of --explain's text in columns (default 72);\n"
+"                    0: each paragraph one line, for slides\n"
 "  --elements        --explain lists every element of the result with the\n"
 "                    elements it reads, for results of up to 256 elements\n"
 "                    (in the text and on the page, not in the picture)\n"
@@ -210,6 +212,7 @@ static const struct action {
 	{"--explain", NULL, 0, offsetof(struct cli, explain), offsetof(struct cli, depth_given)},
 	{"--format", NULL, 1, offsetof(struct cli, format), 0},
 	{"--elements", NULL, 0, offsetof(struct cli, elements), 0},
+	{"--wrap", NULL, 1, offsetof(struct cli, wrap_given), 0},
 	{"--timings", NULL, 0, offsetof(struct cli, timings), 0},
 	{"--list", NULL, 1, offsetof(struct cli, list), 0},
 	{NULL, NULL, 0, 0, 0}
@@ -536,6 +539,20 @@ cli_read(int argc, char **argv, struct cli *c, struct desc *d)
 	if (c->shape && c->explain)
 		usage_error("--shape prints only the result shape: not with --explain, "
 		            "which walks through it");
+	c->wrap = CLI_WRAP;
+	if (c->wrap_given) {
+		const char *p = c->wrap_given;
+		long n = 0;
+
+		while (*p >= '0' && *p <= '9' && n <= CLI_WRAP_MAX)
+			n = n * 10 + (*p++ - '0');
+		if (!c->explain || c->as == FORMAT_SVG)
+			usage_error("--wrap needs --explain with text or html: it sets the width of the text");
+		if (*p || p == c->wrap_given || (n != 0 && (n < CLI_WRAP_MIN || n > CLI_WRAP_MAX)))
+			usage_error("bad --wrap '%s': expected 0 (a paragraph a line) or a width of %d to %d "
+			            "columns", c->wrap_given, CLI_WRAP_MIN, CLI_WRAP_MAX);
+		c->wrap = (int)n;
+	}
 	if (c->elements && !c->explain)
 		usage_error("--elements needs --explain: it says how to explain");
 	if (c->elements && c->as == FORMAT_SVG)

@@ -6,6 +6,9 @@
 
 #include "desc.h"
 
+#define CLI_WRAP 72		/* --wrap: the width of --explain's text */
+#define CLI_WRAP_MIN 20		/* and the narrowest it takes, but 0 */
+#define CLI_WRAP_MAX 1000
 #define CLI_ELEMENTS_MAX 256	/* --elements: the largest result listed; a
 				   longer list teaches nothing more */
 
@@ -34,6 +37,9 @@ struct cli {
 	const char *format;	/* --format as given, or NULL */
 	enum explain_format as;	/* and as read: FORMAT_TEXT by default */
 	int elements;		/* --elements: --explain lists every element */
+	const char *wrap_given;	/* --wrap N as given, or NULL */
+	int wrap;		/* and as read: the text's width in columns,
+				   CLI_WRAP by default; 0: one line a paragraph */
 	const char *output;	/* -o FILE.c, or NULL */
 	const char *depfile;	/* -M FILE, or NULL */
 	const char *dep_target;	/* -MT TARGET, or NULL: the outputs */

@@ -92,8 +92,10 @@ explain_lua(lua_State *L, void *ud)
 	const struct explain_template *f = &explain_templates[r->cli.as];
 	int with_c = f->with_c && r->cli.depth == DEPTH_KERNEL;
 
+	/* a page flows its paragraphs: its text is a paragraph a line */
 	model_push_explain(L, a->planned ? a->k : NULL, &a->k->b, &r->cli_kernel,
-	                   explain_depth_names[r->cli.depth], r->cli.elements, a->no_kernel);
+	                   explain_depth_names[r->cli.depth], f->with_c ? 0 : r->cli.wrap,
+	                   r->cli.elements, a->no_kernel);
 	for (int i = 0; f->with_c && i < NFORMATS; i++) {
 		struct strbuf part = {0};
 

@@ -801,13 +801,15 @@ model_set_text(lua_State *L, const char *key, const char *text)
 ** Push the model of an explanation of the kernel D: kernel K's, when it
 ** was planned (else NULL), or its broadcast B's alone; with D's
 ** language, how deep it walks (DEPTH: "rule", "strides" or "kernel"),
+** the text's width (COLUMNS, 0: a paragraph a line),
 ** whether --elements lists the elements (ELEMENTS, for a planned
 ** kernel), why no kernel was made (NO_KERNEL, or NULL), and the formula
 ** with its operands marked.
 */
 void
 model_push_explain(lua_State *L, const struct kernel *k, const struct bcast *b,
-                   const struct desc *d, const char *depth, int elements, const char *no_kernel)
+                   const struct desc *d, const char *depth, int columns, int elements,
+                   const char *no_kernel)
 {
 	if (k)
 		model_push_kernel(L, k);
@@ -815,6 +817,7 @@ model_push_explain(lua_State *L, const struct kernel *k, const struct bcast *b,
 		model_push_bcast(L, b, d->inplace);
 	set_str(L, "lang", lang_names[d->lang]);
 	set_str(L, "depth", depth);
+	set_int(L, "wrap_columns", columns);
 	set_bool(L, "elements", elements && k);
 	if (no_kernel)
 		set_str(L, "no_kernel", no_kernel);

@@ -27,7 +27,7 @@ void model_push_files(lua_State *L, const struct model_files *f);
 void model_set_parts(lua_State *L, const char *key, const struct strbuf *parts, int n);
 void model_set_text(lua_State *L, const char *key, const char *text);
 void model_push_explain(lua_State *L, const struct kernel *k, const struct bcast *b,
-                        const struct desc *d, const char *depth, int elements,
-                        const char *no_kernel);
+                        const struct desc *d, const char *depth, int columns,
+                        int elements, const char *no_kernel);
 
 #endif

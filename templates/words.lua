@@ -8,15 +8,19 @@
 local en, zh = {}, {}
 W = lang == "zh" and zh or en
 
--- Word-wrap paragraph S to COLUMNS columns, each line after the first
--- starting with INDENT, the first with the spaces S starts with. A CJK
--- character is two columns wide and a line may break before it, but
--- not before a closing punctuation mark; runs of other characters break
--- only at spaces. NBSP ("\3") is a space no line breaks at.
+-- Word-wrap paragraph S to COLUMNS columns (0: one line), each line
+-- after the first starting with INDENT, the first with the spaces S
+-- starts with. A CJK character is two columns wide. Lines break at
+-- spaces, after a CJK closing punctuation mark, and between a run of CJK
+-- and other characters, never inside a word: a run of CJK breaks inside
+-- only past LONGEST_WORD columns. NBSP ("\3") is a space no line breaks
+-- at: formulas are written with it.
 local closing, opening = {}, {}
 for _, c in ipairs({"，", "。", "：", "；", "、", "）", "！", "？"}) do closing[c] = true end
 opening["（"] = true
 
+
+LONGEST_WORD = 32	-- columns: a run of Chinese longer than this may break inside
 
 function wrap(s, columns, indent)
   indent = indent or ""
@@ -27,11 +31,14 @@ function wrap(s, columns, indent)
     if ch == " " then
       units[#units + 1] = {space = true}
     elseif ch == "\3" and last and not last.space then
-      last.text, last.width, last.wide = last.text .. " ", last.width + 1, false
-    elseif last and not last.space and (closing[ch] or last.open or not (is_wide or last.wide)) then
+      last.text, last.width, last.wide, last.closed = last.text .. " ", last.width + 1, false, false
+    elseif last and not last.space and not last.closed and (closing[ch] or last.open or is_wide == last.wide)
+           and (not is_wide or last.width < LONGEST_WORD) then
       last.text, last.width, last.wide, last.open = last.text .. ch, last.width + (is_wide and 2 or 1), is_wide, opening[ch]
+      last.closed = is_wide and closing[ch]
     else
-      units[#units + 1] = {text = ch, width = is_wide and 2 or 1, wide = is_wide, open = opening[ch]}
+      units[#units + 1] = {text = ch, width = is_wide and 2 or 1, wide = is_wide, open = opening[ch],
+                           closed = is_wide and closing[ch]}
     end
   end
   local lines, line, col, full, gap = {}, lead, #lead, false, false
@@ -39,7 +46,7 @@ function wrap(s, columns, indent)
     if u.space then
       gap = full
     else
-      if full and col + u.width + (gap and 1 or 0) > columns then
+      if full and columns > 0 and col + u.width + (gap and 1 or 0) > columns then
         lines[#lines + 1] = line
         line, col, gap = indent, #indent, false
       end

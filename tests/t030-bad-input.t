@@ -178,6 +178,11 @@ done <<EOF_CASES
 2|--explain --shape x=2,3 y=3|bcastgen: error: --shape prints only the result shape: not with --explain, which walks through it
 2|--explain --format pdf x=2|bcastgen: error: bad format 'pdf': expected text, svg or html
 2|--explain deep x=2|bcastgen: error: bad depth 'deep' for --explain: expected rule, strides or kernel
+2|--explain --wrap 5 x=2|bcastgen: error: bad --wrap '5': expected 0 (a paragraph a line) or a width of 20 to 1000 columns
+2|--explain --wrap -1 x=2|bcastgen: error: bad --wrap '-1': expected 0 (a paragraph a line) or a width of 20 to 1000 columns
+2|--explain --wrap 99999999999999999999 x=2|bcastgen: error: bad --wrap '99999999999999999999': expected 0 (a paragraph a line) or a width of 20 to 1000 columns
+2|--wrap 0 x=2|bcastgen: error: --wrap needs --explain with text or html: it sets the width of the text
+2|--explain --format svg --wrap 0 x=2|bcastgen: error: --wrap needs --explain with text or html: it sets the width of the text
 2|x=2 --explain=loops|bcastgen: error: bad depth 'loops' for --explain: expected rule, strides or kernel
 2|--explain= x=2|bcastgen: error: option '--explain' needs a value after '='
 2|--explain rule x=2 --explain=kernel|bcastgen: error: option '--explain' is given twice
