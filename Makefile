@@ -183,6 +183,7 @@ test: $(O)/bcastgen $(UNIT_TESTS)
 # sanitizer build, the firmware targets or the integrations.
 QUICK_TESTS = tests/t005-scratch.t tests/t010-cases.t tests/t020-numpy-oracle.t \
 	tests/t030-bad-input.t tests/t035-catalogue.t tests/t100-explain.t tests/t110-golden.t \
+	tests/t175-values.t \
 	tests/t130-output.t tests/t150-names.t tests/t190-source.t tests/t300-kernels.t \
 	tests/t310-expr.t tests/t400-spec.t
 QUICK_KERNELS = 100

@@ -43,6 +43,11 @@ static const char usage_text[] =
 "                    of the broadcast) or html (one page with the\n"
 "                    explanation, the picture and the kernel); what --list\n"
 "                    writes: text (default) or json\n"
+"  --values arange   fill each operand with its element numbers, as NumPy's\n"
+"                    arange(n).reshape(shape), and show the result's values\n"
+"                    (in the text as NumPy prints them, and in the picture),\n"
+"                    for +, -, *, maximum, minimum, negative and absolute\n"
+"                    and results of up to 256 elements\n"
 "  --wrap N          the width of --explain's text in columns (default 72);\n"
 "                    0: each paragraph one line, for slides\n"
 "  --elements        --explain lists every element of the result with the\n"
@@ -213,6 +218,7 @@ static const struct action {
 	{"--format", NULL, 1, offsetof(struct cli, format), 0},
 	{"--elements", NULL, 0, offsetof(struct cli, elements), 0},
 	{"--wrap", NULL, 1, offsetof(struct cli, wrap_given), 0},
+	{"--values", NULL, 1, offsetof(struct cli, values), 0},
 	{"--timings", NULL, 0, offsetof(struct cli, timings), 0},
 	{"--list", NULL, 1, offsetof(struct cli, list), 0},
 	{NULL, NULL, 0, 0, 0}
@@ -434,7 +440,8 @@ print_list(const struct cli *c, const struct desc *d)
 	if (json < 0)
 		usage_error("bad format '%s' for --list: expected text or json", c->format);
 	if (d->nops > 0 || d->given || c->spec || c->output || c->depfile || c->dep_target
-	    || c->shape || c->explain || c->elements || c->tmpldir || c->dump_lua || c->name
+	    || c->shape || c->explain || c->elements || c->values || c->tmpldir || c->dump_lua
+	    || c->name
 	    || c->timings)
 		usage_error("--list prints a table: not with operands, a spec file or "
 		            "options other than --format");
@@ -553,6 +560,10 @@ cli_read(int argc, char **argv, struct cli *c, struct desc *d)
 			            "columns", c->wrap_given, CLI_WRAP_MIN, CLI_WRAP_MAX);
 		c->wrap = (int)n;
 	}
+	if (c->values && strcmp(c->values, "arange") != 0)
+		usage_error("bad --values '%s': expected arange", c->values);
+	if (c->values && !c->explain)
+		usage_error("--values needs --explain: it fills the operands of the explanation");
 	if (c->elements && !c->explain)
 		usage_error("--elements needs --explain: it says how to explain");
 	if (c->elements && c->as == FORMAT_SVG)

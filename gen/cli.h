@@ -37,6 +37,8 @@ struct cli {
 	const char *format;	/* --format as given, or NULL */
 	enum explain_format as;	/* and as read: FORMAT_TEXT by default */
 	int elements;		/* --elements: --explain lists every element */
+	const char *values;	/* --values arange: each operand its element
+				   numbers, and the result's values shown */
 	const char *wrap_given;	/* --wrap N as given, or NULL */
 	int wrap;		/* and as read: the text's width in columns,
 				   CLI_WRAP by default; 0: one line a paragraph */

@@ -18,19 +18,61 @@
 */
 static const struct explain_words {
 	const char *elements;		/* the most listed, the result's count */
+	const char *values_limit;	/* the same, for --values */
+	const char *values_op;		/* what --values cannot compute */
 	const char *operand_limit;	/* the limit, the operands */
 } explain_words[NLANGS] = {
 	{
 		"--elements lists at most %d elements, and the result has %llu: leave it "
 		"out, or explain smaller shapes",
+		"--values shows at most %d values, and the result has %llu: leave it "
+		"out, or explain smaller shapes",
+		"--values arange computes +, -, *, maximum, minimum, negative and "
+		"absolute on numbers, and this kernel computes %s",
 		"a kernel takes at most %d operands (C guarantees that many parameters to "
 		"a function), and there are %d"
 	}, {
 		"--elements 最多列出 %d 个元素，而结果有 %llu 个：去掉 --elements，或者"
 		"解释更小的形状",
+		"--values 最多显示 %d 个值，而结果有 %llu 个：去掉 --values，或者"
+		"解释更小的形状",
+		"--values arange 只计算数的 +、-、*、maximum、minimum、negative 和 "
+		"absolute，而这个核函数计算 %s",
 		"一个核函数最多接受 %d 个张量（C 保证函数至少可以有这么多参数），这里有 %d 个"
 	}
 };
+
+/* The ops --values arange computes: exact on integers, wrapped as C wraps them. */
+static const enum op_id arange_ops[] = {
+	OP_ID_ADD, OP_ID_SUBTRACT, OP_ID_MULTIPLY, OP_ID_MAXIMUM, OP_ID_MINIMUM,
+	OP_ID_NEGATIVE, OP_ID_ABSOLUTE
+};
+
+/*
+** What of plan P --values arange cannot compute, as its message names
+** it: an op not in arange_ops, a comparison, a quantized step or a
+** constant that is not an integer; NULL if none.
+*/
+static const char *
+arange_refuses(const struct plan *p)
+{
+	for (int i = 0; i < p->nvalues; i++) {
+		const struct plan_value *v = &p->value[i];
+		size_t k = 0;
+
+		if (v->kind == VALUE_QUANT)
+			return "a quantized step";
+		if (v->kind == VALUE_LITERAL && strspn(v->digits, "0123456789") != strlen(v->digits))
+			return v->digits;
+		if (v->kind != VALUE_OP || !v->op)
+			continue;
+		while (k < sizeof arange_ops / sizeof arange_ops[0] && arange_ops[k] != v->op->id)
+			k++;
+		if (k == sizeof arange_ops / sizeof arange_ops[0] || v->is_bool)
+			return v->op->name;
+	}
+	return NULL;
+}
 
 /*
 ** The template of each --format; whether it shows the kernel's C; and
@@ -95,7 +137,7 @@ explain_lua(lua_State *L, void *ud)
 	/* a page flows its paragraphs: its text is a paragraph a line */
 	model_push_explain(L, a->planned ? a->k : NULL, &a->k->b, &r->cli_kernel,
 	                   explain_depth_names[r->cli.depth], f->with_c ? 0 : r->cli.wrap,
-	                   r->cli.elements, a->no_kernel);
+	                   r->cli.elements, r->cli.values != NULL, a->no_kernel);
 	for (int i = 0; f->with_c && i < NFORMATS; i++) {
 		struct strbuf part = {0};
 
@@ -133,12 +175,13 @@ explain_answer(struct run *r)
 	memset(k, 0, sizeof *k);
 	kernel_resolve(d, k, &err);
 	broadcast = !err.s;
-	if (broadcast && r->cli.elements) {
+	if (broadcast && (r->cli.elements || r->cli.values)) {
 		uint64_t count;
 
 		bcast_result_shape(&k->b, &result);
 		if ((count = shape_count(&result)) > CLI_ELEMENTS_MAX)
-			die(w->elements, CLI_ELEMENTS_MAX, (unsigned long long)count);
+			die(r->cli.elements ? w->elements : w->values_limit, CLI_ELEMENTS_MAX,
+			    (unsigned long long)count);
 	}
 	if (r->cli.output)
 		sb_add(&file, r->cli.output);
@@ -151,6 +194,8 @@ explain_answer(struct run *r)
 		if (!err.s)
 			kernel_plan(k, &err);
 		planned = !err.s;
+		if (planned && r->cli.values && arange_refuses(&k->plan))
+			die(w->values_op, arange_refuses(&k->plan));
 	}
 	if (planned && explain_templates[r->cli.as].with_c && r->cli.depth == DEPTH_KERNEL) {
 		r->desc = d;

@@ -803,13 +803,14 @@ model_set_text(lua_State *L, const char *key, const char *text)
 ** language, how deep it walks (DEPTH: "rule", "strides" or "kernel"),
 ** the text's width (COLUMNS, 0: a paragraph a line),
 ** whether --elements lists the elements (ELEMENTS, for a planned
-** kernel), why no kernel was made (NO_KERNEL, or NULL), and the formula
+** kernel), whether --values arange fills the operands (ARANGE, for a
+** planned kernel), why no kernel was made (NO_KERNEL, or NULL), and the formula
 ** with its operands marked.
 */
 void
 model_push_explain(lua_State *L, const struct kernel *k, const struct bcast *b,
                    const struct desc *d, const char *depth, int columns, int elements,
-                   const char *no_kernel)
+                   int arange, const char *no_kernel)
 {
 	if (k)
 		model_push_kernel(L, k);
@@ -819,6 +820,7 @@ model_push_explain(lua_State *L, const struct kernel *k, const struct bcast *b,
 	set_str(L, "depth", depth);
 	set_int(L, "wrap_columns", columns);
 	set_bool(L, "elements", elements && k);
+	set_bool(L, "arange", arange && k);
 	if (no_kernel)
 		set_str(L, "no_kernel", no_kernel);
 	if (k) {

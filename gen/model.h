@@ -28,6 +28,6 @@ void model_set_parts(lua_State *L, const char *key, const struct strbuf *parts, 
 void model_set_text(lua_State *L, const char *key, const char *text);
 void model_push_explain(lua_State *L, const struct kernel *k, const struct bcast *b,
                         const struct desc *d, const char *depth, int columns,
-                        int elements, const char *no_kernel);
+                        int elements, int arange, const char *no_kernel);
 
 #endif

@@ -642,6 +642,10 @@ function en.quant_once(name, inner, at) return name .. " does not move in " .. i
 function zh.quant_once(name, inner, at) return name .. " 在 " .. inner .. " 里不移动，所以它再量化后的值" .. at .. "。" end
 
 -- The elements.
+en.arange = "With --values arange each operand holds its element numbers, NumPy's np.arange(n).reshape(shape), and the kernel computes the result from them. NumPy prints them so:"
+zh.arange = "使用 --values arange 时，每个张量的元素就是它的序号，即 NumPy 的 np.arange(n).reshape(形状)，核函数由它们算出结果。NumPy 这样打印它们："
+function en.arange_result(formula, shape) return "out = " .. formula .. ", shape " .. shape .. ":" end
+function zh.arange_result(formula, shape) return "out = " .. formula .. "，形状 " .. shape .. "：" end
 en.elements = "Every element of the result, with the elements it reads: a stretched dimension reads index 0, and a dimension an operand does not have is left out."
 zh.elements = "结果的每个元素，以及它读取的元素：被扩展的维度读下标 0，张量没有的维度不写。"
 
@@ -657,6 +661,7 @@ en.picture = {
   copy = "the same element read again (stride 0): no copy in memory",
   pad = "(1): a dimension the operand does not have, counted as 1",
   numbers = "in each cell, the number of the element in its own operand",
+  numbers_arange = "in each cell, its value: an operand's element holds its number (--values arange)",
   conflict = "the sizes in conflict",
   scalars = "Every operand is a scalar, shape (): the result is one element.",
   grids = "Each shape is drawn as a grid in its aligned position (shapes line up at their last dimension). A dimension of size 1 is stretched: its elements are read again, not copied (faded cells).",
@@ -715,6 +720,7 @@ zh.picture = {
   copy = "同一个元素被再次读取（步长为 0）：内存中没有副本",
   pad = "(1)：张量没有的维度，大小算作 1",
   numbers = "格中的数字：元素在它所属张量中的序号",
+  numbers_arange = "格中的数字：元素的值；--values arange 让张量的元素等于它的序号",
   conflict = "冲突的大小",
   scalars = "所有张量都是标量，形状为 ()：结果只有一个元素。",
   grids = "每个形状按对齐后的位置画成网格（形状从最后一个维度对齐）。大小为 1 的维度被扩展：它的元素被重复读取，并不复制（淡色的格子）。",

@@ -24,7 +24,7 @@
 extern "C" {
 #endif
 
-/* three_operands: out = a + b + d, computed in f32; the result is
+/* three_operands: out = a + b + d, computed in i64; the result is
  * (2,3,2,2), 24 elements.
  * Pointers must be aligned to their types, and out must not overlap an
  * input: to write the result into the first operand, generate the kernel
@@ -33,7 +33,7 @@ extern "C" {
 #define THREE_OPERANDS_RANK 4
 #define THREE_OPERANDS_SHAPE {2, 3, 2, 2}
 #define THREE_OPERANDS_COUNT 24
-void three_operands(const float *BC_RESTRICT a, const float *BC_RESTRICT b, const float *BC_RESTRICT d, float *BC_RESTRICT out);
+void three_operands(const int64_t *BC_RESTRICT a, const int64_t *BC_RESTRICT b, const int64_t *BC_RESTRICT d, int64_t *BC_RESTRICT out);
 
 #ifdef __cplusplus
 }
