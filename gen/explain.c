@@ -20,6 +20,7 @@ static const struct explain_words {
 	const char *elements;		/* the most listed, the result's count */
 	const char *values_limit;	/* the same, for --values */
 	const char *values_op;		/* what --values cannot compute */
+	const char *values_constant;	/* a constant it cannot take */
 	const char *operand_limit;	/* the limit, the operands */
 } explain_words[NLANGS] = {
 	{
@@ -29,6 +30,7 @@ static const struct explain_words {
 		"out, or explain smaller shapes",
 		"--values arange computes +, -, *, maximum, minimum, negative and "
 		"absolute on numbers, and this kernel computes %s",
+		"--values arange computes on integers, and this kernel has the constant %s",
 		"a kernel takes at most %d operands (C guarantees that many parameters to "
 		"a function), and there are %d"
 	}, {
@@ -38,6 +40,7 @@ static const struct explain_words {
 		"解释更小的形状",
 		"--values arange 只计算数的 +、-、*、maximum、minimum、negative 和 "
 		"absolute，而这个核函数计算 %s",
+		"--values arange 只用整数计算，而这个核函数里有常数 %s",
 		"一个核函数最多接受 %d 个张量（C 保证函数至少可以有这么多参数），这里有 %d 个"
 	}
 };
@@ -48,22 +51,35 @@ static const enum op_id arange_ops[] = {
 	OP_ID_NEGATIVE, OP_ID_ABSOLUTE
 };
 
+/* Whether DIGITS, a literal's magnitude ("12", "1e+02", "0.5"), is an integer below 2^53. */
+static int
+is_integer(const char *digits)
+{
+	char *end;
+	double v = strtod(digits, &end);
+
+	return *end == '\0' && v < 9007199254740992.0 && v == (double)(long long)v;
+}
+
 /*
 ** What of plan P --values arange cannot compute, as its message names
 ** it: an op not in arange_ops, a comparison, a quantized step or a
-** constant that is not an integer; NULL if none.
+** constant that is not an integer (*CONSTANT set); NULL if none.
 */
 static const char *
-arange_refuses(const struct plan *p)
+arange_refuses(const struct plan *p, int *constant)
 {
+	*constant = 0;
 	for (int i = 0; i < p->nvalues; i++) {
 		const struct plan_value *v = &p->value[i];
 		size_t k = 0;
 
 		if (v->kind == VALUE_QUANT)
 			return "a quantized step";
-		if (v->kind == VALUE_LITERAL && strspn(v->digits, "0123456789") != strlen(v->digits))
+		if (v->kind == VALUE_LITERAL && !is_integer(v->digits)) {
+			*constant = 1;
 			return v->digits;
+		}
 		if (v->kind != VALUE_OP || !v->op)
 			continue;
 		while (k < sizeof arange_ops / sizeof arange_ops[0] && arange_ops[k] != v->op->id)
@@ -194,8 +210,13 @@ explain_answer(struct run *r)
 		if (!err.s)
 			kernel_plan(k, &err);
 		planned = !err.s;
-		if (planned && r->cli.values && arange_refuses(&k->plan))
-			die(w->values_op, arange_refuses(&k->plan));
+		if (planned && r->cli.values) {
+			int constant;
+			const char *what = arange_refuses(&k->plan, &constant);
+
+			if (what)
+				die(constant ? w->values_constant : w->values_op, what);
+		}
 	}
 	if (planned && explain_templates[r->cli.as].with_c && r->cli.depth == DEPTH_KERNEL) {
 		r->desc = d;

@@ -78,24 +78,51 @@ function declare(name, what, scope)
 end
 
 -- The ops --values arange computes (explain.c's arange_ops), over their
--- arguments in order.
+-- arguments in order; U: the arguments are u64s, which Lua holds as
+-- signed integers. NaN passes through maximum and minimum, as in NumPy.
 local ARANGE_OPS = {
   add = function(a, b) return a + b end,
   subtract = function(a, b) return a - b end,
   multiply = function(a, b) return a * b end,
-  maximum = function(a, b) return a > b and a or b end,
-  minimum = function(a, b) return a < b and a or b end,
+  maximum = function(a, b, u)
+    if a ~= a or b ~= b then return a ~= a and a or b end
+    if u then return math.ult(a, b) and b or a end
+    return b > a and b or a
+  end,
+  minimum = function(a, b, u)
+    if a ~= a or b ~= b then return a ~= a and a or b end
+    if u then return math.ult(b, a) and b or a end
+    return b < a and b or a
+  end,
   negative = function(a) return -a end,
-  absolute = function(a) return a < 0 and -a or a end,
+  absolute = function(a, _, u) return (not u and a < 0) and -a or a end,
 }
 
+-- X rounded to a float of BITS (16, 32, 64) as C rounds it: to nearest,
+-- halves to even; an f16 past 65504 is infinite.
+local function round_float(x, bits)
+  if bits == 64 or x ~= x or x == math.huge or x == -math.huge or x == 0 then return x end
+  if bits == 32 then return (string.unpack("f", string.pack("f", x))) end
+  local a = math.abs(x)
+  local e = math.max(math.floor(math.log(a, 2)), -14)
+  while 2.0 ^ e > a and e > -14 do e = e - 1 end
+  while 2.0 ^ (e + 1) <= a do e = e + 1 end
+  local q = 2.0 ^ (e - 10)
+  local n = a / q
+  local r = math.floor(n)
+  if n - r > 0.5 or (n - r == 0.5 and r % 2 == 1) then r = r + 1 end
+  a = r * q
+  if a > 65504 then a = math.huge end
+  return x < 0 and -a or a
+end
+
 -- X as dtype TYPE holds it: an integer wrapped to its width as C wraps
--- it, a float a float.
+-- it, a float rounded to its precision (minus zero kept).
 function arange_fit(x, type)
   local kind, bits = type:match("^([iuf])(%d+)$")
-  if kind == "f" then return x + 0.0 end
-  x = math.tointeger(x) or math.floor(x)
   bits = tonumber(bits)
+  if kind == "f" then return round_float(x * 1.0, bits) end
+  x = math.tointeger(x) or math.floor(x)
   if bits >= 64 then return x end
   local m = 1 << bits
   x = x % m
@@ -106,7 +133,8 @@ end
 -- The result's values, element by element in row-major order, when each
 -- operand holds its element numbers (NumPy's arange(n).reshape(shape)):
 -- the plan's values (the model's), computed in Lua as the kernel
--- computes them. Only for the ops of ARANGE_OPS (bcastgen checks).
+-- computes them, each in its value's dtype, then stored in the output's.
+-- Only for the ops of ARANGE_OPS (bcastgen checks).
 function arange_result()
   local out, index = {}, {}
   for d = 1, rank do index[d] = 0 end
@@ -118,18 +146,19 @@ function arange_result()
         x = 0
         for d = 1, rank do x = x + index[d] * operands[val.operand].strides[d] end
       elseif val.kind == "literal" then
-        x = math.tointeger(tonumber(val.digits))
+        x = math.tointeger(tonumber(val.digits)) or tonumber(val.digits)
         if val.negative or val.minimum then x = -x end
       elseif val.kind == "op" and val.op then
+        local f, u = ARANGE_OPS[val.op], values[val.args[1]].type == "u64"
         x = v[val.args[1]]
-        for k = 2, #val.args do x = ARANGE_OPS[val.op](x, v[val.args[k]]) end
-        if #val.args == 1 then x = ARANGE_OPS[val.op](x) end
+        for k = 2, #val.args do x = f(x, v[val.args[k]], u) end
+        if #val.args == 1 then x = f(x, nil, u) end
       else
         x = v[val.args[1]]
       end
       v[i] = arange_fit(x, val.type)
     end
-    out[e] = v[#values]
+    out[e] = arange_fit(v[#values], out_dtype)	-- stored: an f16 computed in f32 rounds here
     for d = rank, 1, -1 do
       index[d] = index[d] + 1
       if index[d] < result[d] then break end
@@ -139,68 +168,106 @@ function arange_result()
   return out
 end
 
--- The words NumPy prints for the elements VALS of an array, before they
--- are padded to one width: integers as they are; floats (those --values
--- computes are integers) positionally, "12." ("-0." for minus zero), or,
--- where the largest magnitude is 1e8 or more or over 1000 times the
--- smallest one not 0, in scientific notation with one number of digits,
--- "1.2000e+01", as NumPy's FloatingFormat (precision 8) does.
-local function numpy_words(vals, unsigned)
+-- The shortest digits that give float X of BITS back, as NumPy finds
+-- them: its sign, its digits (no trailing zeros) and its exponent; X
+-- finite and not 0.
+local function shortest(x, bits)
+  for p = 1, 17 do
+    local s = string.format("%." .. (p - 1) .. "e", math.abs(x))
+    if round_float(tonumber(s), bits) == math.abs(x) then
+      local m, e = s:match("^(%d)%.?(%d*)e([-+]%d+)$")
+      local digits = (m .. e):gsub("0+$", "")
+      return x < 0 and "-" or "", digits == "" and "0" or digits, tonumber(s:match("e([-+]%d+)$"))
+    end
+  end
+end
+
+-- The words NumPy prints for the elements VALS of an array of dtype
+-- TYPE, before they are padded to one width: integers as they are (a
+-- u64 as unsigned); floats, with the shortest digits that give them
+-- back, positionally, "12." ("-0." for minus zero), or, where the
+-- largest magnitude is 1e8 or more or over 1000 times the smallest one
+-- not 0, in scientific notation with one number of digits, "1.2000e+01",
+-- as NumPy's FloatingFormat (precision 8) does; inf and nan as words.
+local function numpy_words(vals, type)
   local words = {}
   if math.type(vals[1]) == "integer" then
     for i, x in ipairs(vals) do
       -- a u64 past 2^63 - 1: its tens (>> is unsigned) and its last digit
       local tens = (x >> 1) // 5
-      words[i] = (unsigned and x < 0) and tostring(tens) .. tostring(x - tens * 10) or tostring(x)
+      words[i] = (type == "u64" and x < 0) and tostring(tens) .. tostring(x - tens * 10) or tostring(x)
     end
     return words
   end
+  local bits = tonumber(type:match("%d+"))
   local lo, hi = math.huge, 0
   for _, x in ipairs(vals) do
-    if x ~= 0 then lo, hi = math.min(lo, math.abs(x)), math.max(hi, math.abs(x)) end
+    if x ~= 0 and x == x and math.abs(x) ~= math.huge then
+      lo, hi = math.min(lo, math.abs(x)), math.max(hi, math.abs(x))
+    end
   end
   local sci = hi > 0 and (hi >= 1e8 or hi / lo > 1000)
   local parts, frac, exp = {}, 0, 2
   for i, x in ipairs(vals) do
-    local sign = (x < 0 or (x == 0 and 1 / x < 0)) and "-" or ""
-    local digits = string.format("%.0f", math.abs(x))
-    if not sci then
-      words[i] = sign .. digits .. "."
+    if x ~= x then
+      words[i] = "nan"
+    elseif math.abs(x) == math.huge then
+      words[i] = x < 0 and "-inf" or "inf"
+    elseif x == 0 then
+      local sign = 1 / x < 0 and "-" or ""
+      if sci then parts[i] = {sign .. "0", "", 0} else words[i] = sign .. "0." end
     else
-      -- d.ddd: the digits without trailing zeros, rounded to 9, half to even
-      local e = #digits - 1
-      local m = digits:gsub("0+$", "")
-      if m == "" then m, e = "0", 0 end
-      if #m > 9 then
-        local keep, rest = m:sub(1, 9), m:sub(10)
-        local up = rest > "5" .. string.rep("0", #rest - 1) or (rest:match("^50*$") and tonumber(keep:sub(-1)) % 2 == 1)
-        m = up and tostring(math.tointeger(tonumber(keep)) + 1) or keep
-        if #m > 9 then e = e + 1 end
-        m = m:sub(1, 9):gsub("0+$", "")
+      local sign, digits, e = shortest(x, bits)
+      if sci then
+        if #digits > 9 then	-- NumPy's precision, 8 digits after the point
+          local s = string.format("%.8e", math.abs(x))
+          digits, e = s:gsub("[.]", ""):match("^(%d+)e"):gsub("0+$", ""), tonumber(s:match("e([-+]%d+)$"))
+        end
+        parts[i] = {sign .. digits:sub(1, 1), digits:sub(2), e}
+        frac = math.max(frac, #digits - 1)
+        exp = math.max(exp, #tostring(math.abs(e)))
+      else
+        words[i] = sign .. digits .. string.rep("0", e + 1 - #digits) .. "."
       end
-      parts[i] = {sign .. m:sub(1, 1), m:sub(2), e}
-      frac = math.max(frac, #m - 1)
-      exp = math.max(exp, #tostring(math.abs(e)))
     end
   end
-  if sci then
-    for i, p in ipairs(parts) do
-      words[i] = p[1] .. "." .. p[2] .. string.rep("0", frac - #p[2]) .. "e" .. (p[3] < 0 and "-" or "+")
-        .. string.format("%0" .. exp .. "d", math.abs(p[3]))
-    end
+  -- every mantissa with as many digits as the longest shortest one, the
+  -- value's own digits (as NumPy's min_digits), correctly rounded
+  for i in pairs(parts) do
+    local m, e = string.format("%." .. frac .. "e", vals[i]):match("^(-?%d%.?%d*)e([-+]%d+)$")
+    e = tonumber(e)
+    words[i] = (frac == 0 and m .. "." or m) .. "e" .. (e < 0 and "-" or "+") .. string.format("%0" .. exp .. "d", math.abs(e))
   end
   return words
 end
 
+-- A float X of BITS as NumPy prints a 0-d array of it, as its scalar:
+-- positionally with ".0" below 1e16, "1e+16" from there, as Python's repr.
+local function numpy_scalar(x, bits)
+  if x ~= x then return "nan" end
+  if math.abs(x) == math.huge then return x < 0 and "-inf" or "inf" end
+  if x == 0 then return 1 / x < 0 and "-0.0" or "0.0" end
+  local sign, digits, e = shortest(x, bits)
+  if math.abs(x) < 1e16 and e >= #digits - 1 then
+    return sign .. digits .. string.rep("0", e + 1 - #digits) .. ".0"
+  end
+  return sign .. digits:sub(1, 1) .. (#digits > 1 and "." .. digits:sub(2) or "") .. "e"
+    .. (e < 0 and "-" or "+") .. string.format("%02d", math.abs(e))
+end
+
 -- An array of dtype TYPE and SHAPE holding VALS (row-major) as NumPy's
--- str() prints it:
--- each element right-aligned to the widest, rows wrapped at 75 columns,
--- a blank line between blocks for each dimension past the second; a 0-d
--- array as its scalar.
+-- str() prints it: each element right-aligned to the widest, rows
+-- wrapped at 75 columns, a blank line between blocks for each dimension
+-- past the second; a 0-d array as its scalar, one of no elements "[]".
 function numpy_str(shape, vals, type)
-  local words, w = numpy_words(vals, type == "u64"), 0
-  -- a 0-d array prints as its scalar: a float as Python's repr, 3.0
-  if #shape == 0 then return math.type(vals[1]) == "float" and tostring(vals[1] + 0.0) or words[1] end
+  for _, n in ipairs(shape) do
+    if n == 0 then return "[]" end
+  end
+  if #shape == 0 and math.type(vals[1]) == "float" then
+    return numpy_scalar(vals[1], tonumber(type:match("%d+")))
+  end
+  local words, w = numpy_words(vals, type), 0
+  if #shape == 0 then return words[1] end
   for _, s in ipairs(words) do w = math.max(w, #s) end
   for i, s in ipairs(words) do words[i] = string.rep(" ", w - #s) .. s end
   local steps, n = {}, 1

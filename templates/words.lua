@@ -32,8 +32,8 @@ function wrap(s, columns, indent)
       units[#units + 1] = {space = true}
     elseif ch == "\3" and last and not last.space then
       last.text, last.width, last.wide, last.closed = last.text .. " ", last.width + 1, false, false
-    elseif last and not last.space and not last.closed and (closing[ch] or last.open or is_wide == last.wide)
-           and (not is_wide or last.width < LONGEST_WORD) then
+    elseif last and not last.space and (closing[ch] or not last.closed and (last.open or is_wide == last.wide)
+           and (not is_wide or last.width < LONGEST_WORD)) then
       last.text, last.width, last.wide, last.open = last.text .. ch, last.width + (is_wide and 2 or 1), is_wide, opening[ch]
       last.closed = is_wide and closing[ch]
     else
@@ -41,6 +41,36 @@ function wrap(s, columns, indent)
                            closed = is_wide and closing[ch]}
     end
   end
+  -- a number of up to 3 digits stays with the word before it ("dim 1",
+  -- "第 1") and with Chinese after it ("1 维", "0 表示"): the spaces
+  -- around it do not break
+  for i, u in ipairs(units) do
+    if not u.space and u.text:match("^%-?%d%d?%d?$") then
+      local before, after = units[i - 2], units[i + 2]
+      if units[i - 1] and units[i - 1].space and before and not before.closed
+         and not before.text:match("[.:;,]$") then
+        units[i - 1].glue = true
+      end
+      if units[i + 1] and units[i + 1].space and after and after.wide and not closing[after.text:sub(1, 3)] then
+        units[i + 1].glue = true
+      end
+    end
+  end
+  local merged = {}
+  for _, u in ipairs(units) do
+    local last = merged[#merged]
+    if last and (last.glue_next or u.glue) then
+      if u.space then
+        last.glue_next = true
+      else
+        last.text, last.width, last.glue_next = last.text .. " " .. u.text, last.width + 1 + u.width, false
+        last.wide, last.closed = u.wide, u.closed
+      end
+    else
+      merged[#merged + 1] = u
+    end
+  end
+  units = merged
   local lines, line, col, full, gap = {}, lead, #lead, false, false
   for _, u in ipairs(units) do
     if u.space then
@@ -680,9 +710,9 @@ en.picture = {
   end,
   cut = function(grid, down, across)
     local how = {}
-    if grid then how[#how + 1] = "a grid shows the first " .. grid // 2 .. " indices and the last of a dimension of more than " .. grid end
-    if down then how[#how + 1] = "the rows of slices the first " .. (down - 2) .. " and the last of one of more than " .. down end
-    if across then how[#how + 1] = "the columns of slices the first " .. (across - 2) .. " and the last of one of more than " .. across end
+    if grid then how[#how + 1] = "in a grid, a dimension of more than " .. grid .. " shows its first " .. grid // 2 .. " indices and its last" end
+    if down then how[#how + 1] = "down the slices, one of more than " .. down .. " its first " .. (down - 2) .. " and its last" end
+    if across then how[#how + 1] = "across the slices, one of more than " .. across .. " its first " .. (across - 2) .. " and its last" end
     return "Long dimensions are cut short: " .. table.concat(how, ", ") ..
       ", with ⋯ or ⋮ between; the table and the shapes give the true sizes."
   end,
@@ -737,9 +767,9 @@ zh.picture = {
   end,
   cut = function(grid, down, across)
     local how = {}
-    if grid then how[#how + 1] = "网格中大于 " .. grid .. " 的维度画前 " .. grid // 2 .. " 个下标和最后一个" end
-    if down then how[#how + 1] = "切片的行中大于 " .. down .. " 的维度画前 " .. (down - 2) .. " 个和最后一个" end
-    if across then how[#how + 1] = "切片的列中大于 " .. across .. " 的维度画前 " .. (across - 2) .. " 个和最后一个" end
+    if grid then how[#how + 1] = "网格中大小超过 " .. grid .. " 的维度画前 " .. grid // 2 .. " 个下标和最后一个" end
+    if down then how[#how + 1] = "切片的行方向上大小超过 " .. down .. " 的维度画前 " .. (down - 2) .. " 个和最后一个" end
+    if across then how[#how + 1] = "切片的列方向上大小超过 " .. across .. " 的维度画前 " .. (across - 2) .. " 个和最后一个" end
     return "过长的维度只画一部分：" .. table.concat(how, "，") .. "，中间用 ⋯ 或 ⋮ 表示；真实大小见表格和形状。"
   end,
   cut_table = function(n, r) return "表中列出 " .. r .. " 个维度中的 " .. n .. " 个，⋯ 代表其余的维度。" end,

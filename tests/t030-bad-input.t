@@ -186,7 +186,7 @@ done <<EOF_CASES
 2|--values arange x=2|bcastgen: error: --values needs --explain: it fills the operands of the explanation
 1|--explain --values arange --op divide x=2 y=2|bcastgen: error: --values arange computes +, -, *, maximum, minimum, negative and absolute on numbers, and this kernel computes divide
 1|--explain --values arange --op less x=2 y=2|bcastgen: error: --values arange computes +, -, *, maximum, minimum, negative and absolute on numbers, and this kernel computes less
-1|--explain --values arange --expr x*0.5 x=2|bcastgen: error: --values arange computes +, -, *, maximum, minimum, negative and absolute on numbers, and this kernel computes 0.5
+1|--explain --values arange --expr x*0.5 x=2|bcastgen: error: --values arange computes on integers, and this kernel has the constant 0.5
 1|--explain --values arange x=20,20 y=20|bcastgen: error: --values shows at most 256 values, and the result has 400: leave it out, or explain smaller shapes
 2|--explain --format svg --wrap 0 x=2|bcastgen: error: --wrap needs --explain with text or html: it sets the width of the text
 2|x=2 --explain=loops|bcastgen: error: bad depth 'loops' for --explain: expected rule, strides or kernel

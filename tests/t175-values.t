@@ -24,7 +24,7 @@ except ImportError:
 GEN = os.environ.get("GEN") or "build/bcastgen"
 TAP = Tap()
 DTYPES = {"i8": np.int8, "i16": np.int16, "i32": np.int32, "i64": np.int64, "u8": np.uint8,
-          "u16": np.uint16, "u32": np.uint32, "u64": np.uint64, "f32": np.float32,
+          "u16": np.uint16, "u32": np.uint32, "u64": np.uint64, "f16": np.float16, "f32": np.float32,
           "f64": np.float64}
 OPS = {"add": np.add, "subtract": np.subtract, "multiply": np.multiply,
        "maximum": np.maximum, "minimum": np.minimum}
@@ -66,7 +66,7 @@ def case(shapes, op, dtype, lang="en"):
     diag = []
     for n, s, x in zip(names, shapes, arrays):
         tup = "(" + ",".join(map(str, s)) + ("," if len(s) == 1 else "") + ")"
-        head = "  %s = np.arange(%d).reshape(%s)" % (n, x.size, tup)
+        head = "  %s = np.arange(%d, dtype=np.%s).reshape(%s)" % (n, x.size, x.dtype, tup)
         if head not in p.stdout.split("\n"):
             diag.append("no line %r" % head)
         elif printed(p.stdout, head) != str(x):
@@ -107,6 +107,42 @@ for k in range(40):
     if op == "subtract" and len(shapes) > 2:
         shapes = shapes[:2]
     case(shapes, op, rng.choice(sorted(DTYPES)), rng.choice(["en", "zh"]))
+
+
+
+def expr_case(expr, dtype, shapes, fn, axis=None):
+    """--expr EXPR on operands x, y (of SHAPES, in DTYPE); FN computes it in NumPy."""
+    words = ["%s:%s=%s" % (n, dtype, ",".join(map(str, sh))) for n, sh in zip("xy", shapes)]
+    args = [GEN, "--explain", "rule", "--values", "arange", "--expr", expr] + words
+    if axis is not None:
+        args += ["--axis", str(axis)]
+    p = subprocess.run(args, capture_output=True, text=True)
+    t = DTYPES[dtype]
+    arrays = [np.arange(int(np.prod(sh)), dtype=t).reshape(sh) for sh in shapes]
+    with np.errstate(all="ignore"):
+        want = fn(*arrays)
+    heads = [l for l in p.stdout.split("\n") if l.startswith("  out = ")]
+    got = printed(p.stdout, heads[0]) if heads else ""
+    TAP.ok(p.returncode == 0 and got == str(want), "--expr %s on %s (%s)" % (expr, dtype, words),
+           [p.stderr, "printed:", got, "numpy:", str(want)])
+
+
+# floats rounded as their dtype rounds them, and printed with their own
+# shortest digits; minus zero; inf; u64 compared unsigned; no elements
+expr_case("x*y", "f16", [(16, 16), (16,)], lambda x, y: x * y)
+expr_case("x*x*x*y", "f16", [(5, 6), (6,)], lambda x, y: x * x * x * y)
+expr_case("x*x*x*x*x*x*x*x+y", "f32", [(16, 16), (16,)], lambda x, y: x * x * x * x * x * x * x * x + y)
+expr_case("x*x*x*y", "f32", [(16, 16), (16,)], lambda x, y: x * x * x * y)
+expr_case("-x*y", "f32", [(3, 4), (4,)], lambda x, y: -x * y)
+expr_case("-x", "f64", [(3,)], lambda x: -x)
+expr_case("-x", "f32", [()], lambda x: -x)
+expr_case("max(x - 1, y)", "u64", [(16, 16), (16,)], lambda x, y: np.maximum(x - np.uint64(1), y))
+expr_case("abs(y - x)", "u64", [(16, 16), (16,)], lambda x, y: y - x)
+expr_case("min(x*2, y-7)", "u64", [(5, 6), (6,)],
+          lambda x, y: np.minimum(x * np.uint64(2), y - np.uint64(7)))
+expr_case("x + 100", "f32", [(2, 2)], lambda x: x + np.float32(100))
+expr_case("x + y", "i32", [(0, 3), (3,)], lambda x, y: x + y)
+expr_case("x + y", "f32", [(2, 3, 4), (3, 1)], lambda x, y: x + y, axis=1)
 
 # the picture: the result's cells hold its values (seed 004's 13 is there)
 p = subprocess.run([GEN, "--explain", "--values", "arange", "--format", "svg", "--dtype", "i64",
