@@ -41,8 +41,8 @@ static const char usage_text[] =
 "                    (--shape and --explain: not with a SPEC)\n"
 "  --format F        what --explain writes: text (default), svg (a picture\n"
 "                    of the broadcast) or html (one page with the\n"
-"                    explanation, the picture and the kernel); what --list\n"
-"                    writes: text (default) or json\n"
+"                    explanation, the picture and, at depth kernel, the\n"
+"                    kernel); what --list writes: text (default) or json\n"
 "  --values arange   fill each operand with its element numbers, as NumPy's\n"
 "                    arange(n).reshape(shape), and show the result's values\n"
 "                    (in the text as NumPy prints them, and in the picture),\n"
@@ -440,9 +440,8 @@ print_list(const struct cli *c, const struct desc *d)
 	if (json < 0)
 		usage_error("bad format '%s' for --list: expected text or json", c->format);
 	if (d->nops > 0 || d->given || c->spec || c->output || c->depfile || c->dep_target
-	    || c->shape || c->explain || c->elements || c->values || c->tmpldir || c->dump_lua
-	    || c->name
-	    || c->timings)
+	    || c->shape || c->explain || c->elements || c->values || c->wrap_given || c->tmpldir
+	    || c->dump_lua || c->name || c->timings)
 		usage_error("--list prints a table: not with operands, a spec file or "
 		            "options other than --format");
 	op_table(&out, json == 1, expr_operator);

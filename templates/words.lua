@@ -158,11 +158,11 @@ end
 -- The axes Paddle takes, and the ones valid for these shapes.
 function en.axis_range(max, rule, valid)
   return "Paddle takes an axis from " .. -max .. " to " .. (max - 1) .. ", " .. max ..
-    " being the larger rank, and an axis k below -1 means " .. rule .. ". For these shapes the axis may be " .. valid .. "."
+    " being the larger rank, and an axis k below -1 means " .. rule .. ". For these shapes the valid axes are " .. valid .. "."
 end
 function zh.axis_range(max, rule, valid)
   return "Paddle 的 axis 可取 " .. -max .. " 到 " .. (max - 1) .. "（" .. max ..
-    " 是较大的维度数），小于 -1 的 axis k 表示 " .. rule .. "。对这两个形状，axis 可以是 " .. valid .. "。"
+    " 是较大的维度数），小于 -1 的 axis k 表示 " .. rule .. "。对这两个形状，有效的 axis 是 " .. valid .. "。"
 end
 
 function en.axis_out(axis, mapped, rule_at)

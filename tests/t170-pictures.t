@@ -172,6 +172,13 @@ grep -v ' texts, lowest ratio ' contrast | head -n 20 >diag
 sort -t' ' -k6 -n contrast | grep ' texts, lowest ratio ' | head -n 1 >>diag
 [ $rc = 0 ]
 check $? "the $(ls "$SCRATCH/pictures" | wc -l) pictures above: every text's contrast at least 4.5:1" diag
+fresh
+for f in "$SCRATCH"/pictures/*.svg; do
+	w=$(sed -n '1s/^<svg [^>]*width="\([0-9]*\)".*/\1/p' "$f")
+	[ "${w:-0}" -gt 1000 ] && echo "$(basename "$f"): $w pixels wide: $(sed -n 's/^<title>\(.*\)<\/title>$/\1/p' "$f")"
+done >diag
+[ ! -s diag ]
+check $? "the pictures above: none wider than 1000 pixels at its natural size" diag
 
 # 2. Chromium. shoot OUT W H URL: a screenshot of URL in a WxH window;
 # dump URL: its DOM on stdout. Each in a private profile (the check's),

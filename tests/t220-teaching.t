@@ -69,6 +69,16 @@ done
 [ ! -s log ]
 check $? "every picture and page is well-formed XML" log
 
+: >log
+for f in lesson/*/*.svg; do
+	w=$(sed -n '1s/^<svg [^>]*width="\([0-9]*\)".*/\1/p' "$f")
+	[ "${w:-0}" -gt 1000 ] && echo "$f: $w pixels wide" >>log
+done
+"$PY" "$TESTS/pictures/contrast.py" lesson/*/*.svg lesson/*/*.html >contrast 2>&1 ||
+	grep -v ' texts, lowest ratio ' contrast >>log
+[ ! -s log ]
+check $? "no lesson's picture is wider than 1000 pixels, and every text of its pictures and pages has a contrast of 4.5:1 or more" log
+
 # Each lesson whose shapes do not broadcast says why, in its text, its
 # picture and its page, and has no kernel; each other lesson has one.
 : >log
