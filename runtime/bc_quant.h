@@ -440,6 +440,9 @@ static inline BC__Q_V_TARGET bc__q_v bc__q_v_mbqm(bc__q_v v, int32_t m, int shif
 	return bc__q_v_rdbpot(bc__q_v_srdhm(v, m), shift > 0 ? 0 : -shift);
 }
 
+/* Whether multiplier M with SHIFT is 1/2: the input of the larger scale's. */
+#define BC__Q_X86_HALF(m, s) ((m) == INT32_C(1) << 30 && (s) == 0)
+
 /* bc_q_input_d, the lanes: in 32-bit arithmetic, the multiplier 1/2 a shift. */
 static inline BC__Q_V_TARGET bc__q_v bc__q_v_in(bc__q_v v, int32_t zero, int left, int32_t m, int shift)
 {
@@ -447,7 +450,7 @@ static inline BC__Q_V_TARGET bc__q_v bc__q_v_in(bc__q_v v, int32_t zero, int lef
 	int32_t mh = (int32_t)((uint32_t)m >> low), ml = (int32_t)((uint32_t)m & (((uint32_t)1 << low) - 1u));
 	bc__q_v x = BC__Q_V_SUB(v, BC__Q_V_SET1(zero)), a;
 
-	if (m == INT32_C(1) << 30 && shift == 0)
+	if (BC__Q_X86_HALF(m, shift))
 		return BC__Q_V_SLL(x, left - 1);
 	a = BC__Q_V_MUL(x, BC__Q_V_SET1(mh));
 	if (ml != 0)
@@ -457,20 +460,25 @@ static inline BC__Q_V_TARGET bc__q_v bc__q_v_in(bc__q_v v, int32_t zero, int lef
 }
 
 /*
- * The output step, the lanes: requantized, its zero point added, clamped
- * to [LO, HI] where that is narrower than T's range, [TMIN, TMAX]: the
- * store's saturation clamps to that.
+ * R clamped to [LO, HI] where that is narrower than T's range, [TMIN,
+ * TMAX]: the store's saturation clamps to that.
  */
-static inline BC__Q_V_TARGET bc__q_v bc__q_v_out(bc__q_v acc, int32_t m, int shift, int32_t zero,
-                                  int32_t lo, int32_t hi, int32_t tmin, int32_t tmax)
+static inline BC__Q_V_TARGET bc__q_v bc__q_v_clamp(bc__q_v r, int32_t lo, int32_t hi, int32_t tmin,
+                                                   int32_t tmax)
 {
-	bc__q_v r = BC__Q_V_ADD(bc__q_v_mbqm(acc, m, shift), BC__Q_V_SET1(zero));
-
 	if (lo > tmin)
 		r = BC__Q_V_MAX(r, BC__Q_V_SET1(lo));
 	if (hi < tmax)
 		r = BC__Q_V_MIN(r, BC__Q_V_SET1(hi));
 	return r;
+}
+
+/* The output step, the lanes: requantized, its zero point added, clamped. */
+static inline BC__Q_V_TARGET bc__q_v bc__q_v_out(bc__q_v acc, int32_t m, int shift, int32_t zero,
+                                  int32_t lo, int32_t hi, int32_t tmin, int32_t tmax)
+{
+	return bc__q_v_clamp(BC__Q_V_ADD(bc__q_v_mbqm(acc, m, shift), BC__Q_V_SET1(zero)), lo, hi,
+	                     tmin, tmax);
 }
 #define BC__Q_RANGE_i8 INT8_MIN, INT8_MAX
 #define BC__Q_RANGE_i16 INT16_MIN, INT16_MAX
@@ -588,11 +596,7 @@ static inline int bc__q_sum1_prepare(struct bc__q_sum1 *f, int32_t b, int32_t ze
 		                BC__Q_V_SRAI(BC__Q_V_ADD(BC__Q_V_MUL(e, ml), ql), 12)); \
 		if (f.r > 0)                                                         \
 			t = BC__Q_V_SRA(BC__Q_V_DEC_GT(t, vt, e), f.r);              \
-		if (lo > INT8_MIN)                                                   \
-			t = BC__Q_V_MAX(t, BC__Q_V_SET1(lo));                        \
-		if (hi < INT8_MAX)                                                   \
-			t = BC__Q_V_MIN(t, BC__Q_V_SET1(hi));                        \
-		dst = t;                                                             \
+		dst = bc__q_v_clamp(t, lo, hi, BC__Q_RANGE_i8);                      \
 	}
 #define BC__Q_X86_SUM1_LOOP(E, STEP)                                                \
 	BC__Q_X86_LOOP4(i8, BC__Q_X86_SUM1_VEC, (E, v0, 0), (E, v1, 1), (E, v2, 2),   \
@@ -602,7 +606,6 @@ static inline int bc__q_sum1_prepare(struct bc__q_sum1 *f, int32_t b, int32_t ze
 #define BC__Q_X86_E_Y(k) (sign > 0 ? BC__Q_V_LOAD_i8(y + (k) * BC_Q_X86)               \
                           : BC__Q_V_SUB(BC__Q_V_SET1(0), BC__Q_V_LOAD_i8(y + (k) * BC_Q_X86)))
 #define BC__Q_X86_E_XY(k) BC__Q_V_ADD(BC__Q_X86_E_X(k), BC__Q_X86_E_Y(k))
-#define BC__Q_X86_HALF(m, s) ((m) == INT32_C(1) << 30 && (s) == 0)
 #define BC__Q_X86_SUM1_i8                                                           \
 	{                                                                            \
 		struct bc__q_sum1 f;                                                 \

@@ -130,21 +130,41 @@ function arange_fit(x, type)
   return x
 end
 
+-- For each element of the result, in row-major order, the element each
+-- operand reads: READS[e][i], its number in operand I, found from the
+-- operand's strides (0 where it is stretched).
+function element_reads()
+  local reads, index = {}, {}
+  for d = 1, rank do index[d] = 0 end
+  for e = 1, count do
+    local at = {}
+    for i, op in ipairs(operands) do
+      at[i] = 0
+      for d = 1, rank do at[i] = at[i] + index[d] * op.strides[d] end
+    end
+    reads[e] = at
+    for d = rank, 1, -1 do
+      index[d] = index[d] + 1
+      if index[d] < result[d] then break end
+      index[d] = 0
+    end
+  end
+  return reads
+end
+
 -- The result's values, element by element in row-major order, when each
 -- operand holds its element numbers (NumPy's arange(n).reshape(shape)):
 -- the plan's values (the model's), computed in Lua as the kernel
 -- computes them, each in its value's dtype, then stored in the output's.
 -- Only for the ops of ARANGE_OPS (bcastgen checks).
 function arange_result()
-  local out, index = {}, {}
-  for d = 1, rank do index[d] = 0 end
-  for e = 1, count do
+  local out = {}
+  for e, at in ipairs(element_reads()) do
     local v = {}
     for i, val in ipairs(values) do
       local x
       if val.kind == "read" then
-        x = 0
-        for d = 1, rank do x = x + index[d] * operands[val.operand].strides[d] end
+        x = at[val.operand]
       elseif val.kind == "literal" then
         x = math.tointeger(tonumber(val.digits)) or tonumber(val.digits)
         if val.negative or val.minimum then x = -x end
@@ -159,11 +179,6 @@ function arange_result()
       v[i] = arange_fit(x, val.type)
     end
     out[e] = arange_fit(v[#values], out_dtype)	-- stored: an f16 computed in f32 rounds here
-    for d = rank, 1, -1 do
-      index[d] = index[d] + 1
-      if index[d] < result[d] then break end
-      index[d] = 0
-    end
   end
   return out
 end
@@ -180,6 +195,12 @@ local function shortest(x, bits)
       return x < 0 and "-" or "", digits == "" and "0" or digits, tonumber(s:match("e([-+]%d+)$"))
     end
   end
+end
+
+-- "12000.": the digits DIGITS of exponent E (an integer) written out, as
+-- NumPy writes a float positionally.
+local function positional(digits, e)
+  return digits .. string.rep("0", e + 1 - #digits) .. "."
 end
 
 -- The words NumPy prints for the elements VALS of an array of dtype
@@ -207,36 +228,40 @@ local function numpy_words(vals, type)
     end
   end
   local sci = hi > 0 and (hi >= 1e8 or hi / lo > 1000)
-  local parts, frac, exp = {}, 0, 2
+  local sci_at, frac = {}, 0	-- the elements in scientific notation; their digits after the point
   for i, x in ipairs(vals) do
     if x ~= x then
       words[i] = "nan"
     elseif math.abs(x) == math.huge then
       words[i] = x < 0 and "-inf" or "inf"
+    elseif sci then
+      sci_at[#sci_at + 1] = i
+      if x ~= 0 then
+        local _, digits = shortest(x, bits)
+        if #digits > 9 then	-- NumPy's precision, 8 digits after the point, trailing 0s trimmed
+          digits = string.format("%.8e", math.abs(x)):gsub("[.]", ""):match("^(%d+)e"):gsub("0+$", "")
+        end
+        frac = math.max(frac, #digits - 1)
+      end
     elseif x == 0 then
-      local sign = 1 / x < 0 and "-" or ""
-      if sci then parts[i] = {sign .. "0", "", 0} else words[i] = sign .. "0." end
+      words[i] = (1 / x < 0 and "-" or "") .. "0."
     else
       local sign, digits, e = shortest(x, bits)
-      if sci then
-        if #digits > 9 then	-- NumPy's precision, 8 digits after the point
-          local s = string.format("%.8e", math.abs(x))
-          digits, e = s:gsub("[.]", ""):match("^(%d+)e"):gsub("0+$", ""), tonumber(s:match("e([-+]%d+)$"))
-        end
-        parts[i] = {sign .. digits:sub(1, 1), digits:sub(2), e}
-        frac = math.max(frac, #digits - 1)
-        exp = math.max(exp, #tostring(math.abs(e)))
-      else
-        words[i] = sign .. digits .. string.rep("0", e + 1 - #digits) .. "."
-      end
+      words[i] = sign .. positional(digits, e)
     end
   end
   -- every mantissa with as many digits as the longest shortest one, the
-  -- value's own digits (as NumPy's min_digits), correctly rounded
-  for i in pairs(parts) do
+  -- value's own digits (as NumPy's min_digits), correctly rounded; the
+  -- exponents with one number of digits, 2 at least
+  local exp = 2
+  for _, i in ipairs(sci_at) do
     local m, e = string.format("%." .. frac .. "e", vals[i]):match("^(-?%d%.?%d*)e([-+]%d+)$")
-    e = tonumber(e)
-    words[i] = (frac == 0 and m .. "." or m) .. "e" .. (e < 0 and "-" or "+") .. string.format("%0" .. exp .. "d", math.abs(e))
+    words[i] = {frac == 0 and m .. "." or m, tonumber(e)}
+    exp = math.max(exp, #tostring(math.abs(words[i][2])))
+  end
+  for _, i in ipairs(sci_at) do
+    local m, e = words[i][1], words[i][2]
+    words[i] = m .. "e" .. (e < 0 and "-" or "+") .. string.format("%0" .. exp .. "d", math.abs(e))
   end
   return words
 end
@@ -248,9 +273,7 @@ local function numpy_scalar(x, bits)
   if math.abs(x) == math.huge then return x < 0 and "-inf" or "inf" end
   if x == 0 then return 1 / x < 0 and "-0.0" or "0.0" end
   local sign, digits, e = shortest(x, bits)
-  if math.abs(x) < 1e16 and e >= #digits - 1 then
-    return sign .. digits .. string.rep("0", e + 1 - #digits) .. ".0"
-  end
+  if math.abs(x) < 1e16 and e >= #digits - 1 then return sign .. positional(digits, e) .. "0" end
   return sign .. digits:sub(1, 1) .. (#digits > 1 and "." .. digits:sub(2) or "") .. "e"
     .. (e < 0 and "-" or "+") .. string.format("%02d", math.abs(e))
 end

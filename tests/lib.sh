@@ -70,3 +70,9 @@ path_without_bcastgen() {
 		printf '%s\n' "$p"
 	)
 }
+
+# svg_size FILE.svg WHAT: the picture's width or height (WHAT), in pixels,
+# as its <svg> element declares it.
+svg_size() {
+	sed -n "1s/^<svg [^>]*$2=\"\\([0-9]*\\)\".*/\\1/p" "$1"
+}

@@ -176,7 +176,7 @@ sort -t' ' -k6 -n contrast | grep ' texts, lowest ratio ' | head -n 1 >>diag
 check $? "the $(ls "$SCRATCH/pictures" | wc -l) pictures above: every text's contrast at least 4.5:1" diag
 fresh
 for f in "$SCRATCH"/pictures/*.svg; do
-	w=$(sed -n '1s/^<svg [^>]*width="\([0-9]*\)".*/\1/p' "$f")
+	w=$(svg_size "$f" width)
 	[ "${w:-0}" -gt 1000 ] && echo "$(basename "$f"): $w pixels wide: $(sed -n 's/^<title>\(.*\)<\/title>$/\1/p' "$f")"
 done >diag
 [ ! -s diag ]
@@ -229,8 +229,8 @@ for example in seed000-larger-size:en seed001-channel-bias:zh seed000-axis-y3:en
 	"$GEN" --format html --lang "$lang" ${cmd#\$ bcastgen } >"$name.html" 2>/dev/null
 	# shellcheck disable=SC2086
 	"$GEN" --format svg --lang "$lang" ${cmd#\$ bcastgen } >"$name.svg" 2>/dev/null
-	w=$(sed -n '1s/^<svg [^>]*width="\([0-9]*\)".*/\1/p' "$name.svg")
-	h=$(sed -n '1s/^<svg [^>]*height="\([0-9]*\)".*/\1/p' "$name.svg")
+	w=$(svg_size "$name.svg" width)
+	h=$(svg_size "$name.svg" height)
 
 	: >diag
 	shoot page.png 1400 900 "file://$PWD/$name.html"

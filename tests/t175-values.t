@@ -46,25 +46,14 @@ def printed(text, head):
     return "\n".join(out)
 
 
-def case(shapes, op, dtype, lang="en"):
-    """Explain OP on SHAPES in DTYPE with --values arange; compare with NumPy."""
-    names = ["a", "b", "d", "e"][:len(shapes)]
-    words = ["%s=%s" % (n, ",".join(map(str, s))) for n, s in zip(names, shapes)]
-    args = [GEN, "--explain", "rule", "--values", "arange", "--op", op, "--dtype", dtype,
-            "--lang", lang] + words
-    p = subprocess.run(args, capture_output=True, text=True)
-    what = "%s %s %s (%s)" % (op, dtype, " ".join(words), lang)
-    if p.returncode != 0:
-        TAP.ok(False, what, ["exit %d" % p.returncode, p.stderr])
-        return
-    t = DTYPES[dtype]
-    arrays = [np.arange(int(np.prod(s)), dtype=t).reshape(s) for s in shapes]
-    want = arrays[0]
-    with np.errstate(over="ignore"):
-        for x in arrays[1:]:
-            want = OPS[op](want, x).astype(t)
-    diag = []
-    for n, s, x in zip(names, shapes, arrays):
+def check(what, args, want, operands=()):
+    """Run bcastgen with ARGS; the result it prints must be str(WANT), and
+    each of OPERANDS, (name, shape, NumPy array), printed under its
+    np.arange line, str() of its array."""
+    p = subprocess.run([GEN, "--explain", "rule", "--values", "arange"] + args,
+                       capture_output=True, text=True)
+    diag = [] if p.returncode == 0 else ["exit %d" % p.returncode, p.stderr]
+    for n, s, x in operands:
         tup = "(" + ",".join(map(str, s)) + ("," if len(s) == 1 else "") + ")"
         head = "  %s = np.arange(%d, dtype=np.%s).reshape(%s)" % (n, x.size, x.dtype, tup)
         if head not in p.stdout.split("\n"):
@@ -77,6 +66,34 @@ def case(shapes, op, dtype, lang="en"):
     elif printed(p.stdout, heads[0]) != str(want):
         diag += ["result printed:", printed(p.stdout, heads[0]), "numpy:", str(want)]
     TAP.ok(not diag, what, diag)
+
+
+def arange(shapes, dtype):
+    """Each of SHAPES holding np.arange(n) in DTYPE (bcastgen's name)."""
+    return [np.arange(int(np.prod(s)), dtype=DTYPES[dtype]).reshape(s) for s in shapes]
+
+
+def case(shapes, op, dtype, lang="en"):
+    """Explain OP on SHAPES in DTYPE with --values arange; compare with NumPy."""
+    names = ["a", "b", "d", "e"][:len(shapes)]
+    words = ["%s=%s" % (n, ",".join(map(str, s))) for n, s in zip(names, shapes)]
+    arrays = arange(shapes, dtype)
+    want = arrays[0]
+    with np.errstate(over="ignore"):
+        for x in arrays[1:]:
+            want = OPS[op](want, x).astype(DTYPES[dtype])
+    check("%s %s %s (%s)" % (op, dtype, " ".join(words), lang),
+          ["--op", op, "--dtype", dtype, "--lang", lang] + words, want,
+          list(zip(names, shapes, arrays)))
+
+
+def expr_case(expr, dtype, shapes, fn, axis=None):
+    """--expr EXPR on operands x, y (of SHAPES, in DTYPE); FN computes it in NumPy."""
+    words = ["%s:%s=%s" % (n, dtype, ",".join(map(str, sh))) for n, sh in zip("xy", shapes)]
+    with np.errstate(all="ignore"):
+        want = fn(*arange(shapes, dtype))
+    check("--expr %s on %s (%s)" % (expr, dtype, words),
+          ["--expr", expr] + words + ([] if axis is None else ["--axis", str(axis)]), want)
 
 
 # the seeds' examples
@@ -107,25 +124,6 @@ for k in range(40):
     if op == "subtract" and len(shapes) > 2:
         shapes = shapes[:2]
     case(shapes, op, rng.choice(sorted(DTYPES)), rng.choice(["en", "zh"]))
-
-
-
-def expr_case(expr, dtype, shapes, fn, axis=None):
-    """--expr EXPR on operands x, y (of SHAPES, in DTYPE); FN computes it in NumPy."""
-    words = ["%s:%s=%s" % (n, dtype, ",".join(map(str, sh))) for n, sh in zip("xy", shapes)]
-    args = [GEN, "--explain", "rule", "--values", "arange", "--expr", expr] + words
-    if axis is not None:
-        args += ["--axis", str(axis)]
-    p = subprocess.run(args, capture_output=True, text=True)
-    t = DTYPES[dtype]
-    arrays = [np.arange(int(np.prod(sh)), dtype=t).reshape(sh) for sh in shapes]
-    with np.errstate(all="ignore"):
-        want = fn(*arrays)
-    heads = [l for l in p.stdout.split("\n") if l.startswith("  out = ")]
-    got = printed(p.stdout, heads[0]) if heads else ""
-    TAP.ok(p.returncode == 0 and got == str(want), "--expr %s on %s (%s)" % (expr, dtype, words),
-           [p.stderr, "printed:", got, "numpy:", str(want)])
-
 
 # floats rounded as their dtype rounds them, and printed with their own
 # shortest digits; minus zero; inf; u64 compared unsigned; no elements

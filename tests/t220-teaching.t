@@ -71,7 +71,7 @@ check $? "every picture and page is well-formed XML" log
 
 : >log
 for f in lesson/*/*.svg; do
-	w=$(sed -n '1s/^<svg [^>]*width="\([0-9]*\)".*/\1/p' "$f")
+	w=$(svg_size "$f" width)
 	[ "${w:-0}" -gt 1000 ] && echo "$f: $w pixels wide" >>log
 done
 "$PY" "$TESTS/pictures/contrast.py" lesson/*/*.svg lesson/*/*.html >contrast 2>&1 ||
