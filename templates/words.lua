@@ -8,25 +8,21 @@
 local en, zh = {}, {}
 W = lang == "zh" and zh or en
 
--- Word-wrap paragraph S to COLUMNS columns (0: one line), each line
--- after the first starting with INDENT, the first with the spaces S
--- starts with. A CJK character is two columns wide. Lines break at
--- spaces, after a CJK closing punctuation mark, and between a run of CJK
--- and other characters, never inside a word: a run of CJK breaks inside
--- only past LONGEST_WORD columns. NBSP ("\3") is a space no line breaks
--- at: formulas are written with it.
+-- The units of text S that no line breaks inside, and the spaces
+-- between them ({space = true}); each unit's width in columns (a CJK
+-- character is two). A unit is a word, a run of CJK (broken inside only
+-- past LONGEST_WORD columns) with the punctuation that closes it, or a
+-- number of up to 3 digits glued to its neighbours. NBSP ("\3") is a
+-- space no line breaks at: formulas are written with it.
 local closing, opening = {}, {}
 for _, c in ipairs({"，", "。", "：", "；", "、", "）", "！", "？"}) do closing[c] = true end
 opening["（"] = true
 
-
 LONGEST_WORD = 32	-- columns: a run of Chinese longer than this may break inside
 
-function wrap(s, columns, indent)
-  indent = indent or ""
-  local lead = s:match("^ *")
+function word_units(s)
   local units = {}
-  for ch in s:sub(#lead + 1):gmatch(utf8.charpattern) do
+  for ch in s:gmatch(utf8.charpattern) do
     local is_wide, last = wide(utf8.codepoint(ch)), units[#units]
     if ch == " " then
       units[#units + 1] = {space = true}
@@ -42,18 +38,20 @@ function wrap(s, columns, indent)
     end
   end
   -- a number of up to 3 digits stays with the word before it ("dim 1",
-  -- "第 1") and with Chinese after it ("1 维", "0 表示"): the spaces
-  -- around it do not break
+  -- "第 1", also "到 2，"), and a number or a formula ending in one
+  -- with Chinese after it ("1 维", "0 .. 127 之内"): the spaces around
+  -- it do not break
   for i, u in ipairs(units) do
-    if not u.space and u.text:match("^%-?%d%d?%d?$") then
-      local before, after = units[i - 2], units[i + 2]
-      if units[i - 1] and units[i - 1].space and before and not before.closed
-         and not before.text:match("[.:;,]$") then
-        units[i - 1].glue = true
-      end
-      if units[i + 1] and units[i + 1].space and after and after.wide and not closing[after.text:sub(1, 3)] then
-        units[i + 1].glue = true
-      end
+    local number = not u.space and u.text:match("^%-?%d%d?%d?")
+    local rest = number and u.text:sub(#number + 1)
+    local before, after = units[i - 2], units[i + 2]
+    if number and (rest == "" or closing[rest]) and units[i - 1] and units[i - 1].space and before
+       and not before.closed and not before.text:match("[.:;,]$") then
+      units[i - 1].glue = true
+    end
+    if not u.space and (rest == "" or u.text:match(" %-?%d%d?%d?$")) and units[i + 1] and units[i + 1].space
+       and after and not after.space and wide(utf8.codepoint(after.text)) and not closing[after.text:sub(1, 3)] then
+      units[i + 1].glue = true
     end
   end
   local merged = {}
@@ -70,22 +68,49 @@ function wrap(s, columns, indent)
       merged[#merged + 1] = u
     end
   end
-  units = merged
-  local lines, line, col, full, gap = {}, lead, #lead, false, false
+  return merged
+end
+
+-- The lines of UNITS (word_units) laid out to LIMIT (0: one line) as
+-- MEASURE measures a text, a space between units kept; the first line
+-- starts with FIRST, the others with INDENT. A unit wider than a line
+-- stays whole, or, with CUT, is cut where it reaches the end.
+function lay_out(units, limit, measure, first, indent, cut)
+  local lines, line, full, gap = {}, first, false, false
+  local used, space = measure(first), measure(" ")
   for _, u in ipairs(units) do
     if u.space then
       gap = full
     else
-      if full and columns > 0 and col + u.width + (gap and 1 or 0) > columns then
+      local text, w = u.text, measure(u.text)
+      if full and limit > 0 and used + w + (gap and space or 0) > limit then
         lines[#lines + 1] = line
-        line, col, gap = indent, #indent, false
+        line, used, gap = indent, measure(indent), false
       end
-      if gap then line, col = line .. " ", col + 1 end
-      line, col, full, gap = line .. u.text, col + u.width, true, false
+      while cut and limit > 0 and used + w > limit and utf8.len(text) > 1 do
+        local head = ""
+        for _, c in utf8.codes(text) do
+          if head ~= "" and used + measure(head .. utf8.char(c)) > limit then break end
+          head = head .. utf8.char(c)
+        end
+        lines[#lines + 1] = line .. head
+        text = text:sub(#head + 1)
+        line, used, gap, w = indent, measure(indent), false, measure(text)
+      end
+      if gap then line, used = line .. " ", used + space end
+      line, used, full, gap = line .. text, used + w, true, false
     end
   end
   if full then lines[#lines + 1] = line end
-  return table.concat(lines, "\n")
+  return lines
+end
+
+-- Paragraph S word-wrapped to COLUMNS columns (0: one line), each line
+-- after the first starting with INDENT, the first with the spaces S
+-- starts with; a line breaks only between units (word_units).
+function wrap(s, columns, indent)
+  local lead = s:match("^ *")
+  return table.concat(lay_out(word_units(s:sub(#lead + 1)), columns, width, lead, indent or ""), "\n")
 end
 
 -- "x", "x and y", "a, b and d" (lib.lua's names) / "x"、"x 和 y"、"a、b 和 d".
@@ -102,8 +127,8 @@ function en.valid(lo, hi, nlo, nhi)
   return s
 end
 function zh.valid(lo, hi, nlo, nhi)
-  local s = "-1（即 NumPy 规则）、" .. (lo == hi and lo or lo .. " 到 " .. hi)
-  if nlo <= nhi then s = s .. "，或 " .. (nlo == nhi and nlo or nlo .. " 到 " .. nhi) end
+  local s = "-1（即 NumPy 规则）" .. (nlo <= nhi and "、" or " 和 ") .. (lo == hi and lo or lo .. " 到 " .. hi)
+  if nlo <= nhi then s = s .. " 和 " .. (nlo == nhi and nlo or nlo .. " 到 " .. nhi) end
   return s
 end
 
@@ -142,27 +167,27 @@ function en.placed(y, x, ry, rx, shape, kept)
   local s = y .. " has the lower rank (" .. ry .. " < " .. rx .. "), so Paddle places it on " .. x ..
     " at the axis instead of lining it up at the end. "
   if kept then
-    return s .. "First its trailing 1s are dropped: " .. shape .. " becomes " .. kept .. "."
+    return s .. "First its trailing 1s are dropped, so " .. shape .. " becomes " .. kept .. "."
   end
   return s .. "It has no trailing 1s to drop."
 end
 function zh.placed(y, x, ry, rx, shape, kept)
-  local s = y .. " 的维度数较少（" .. ry .. " < " .. rx .. "），所以 Paddle 把它放在 " .. x ..
-    " 的 axis 处，而不是从最后一个维度对齐。"
+  local s = y .. " 的维度数较少（" .. ry .. " < " .. rx .. "），所以 Paddle 按 axis 把它放到 " .. x ..
+    " 上，而不是从最后一个维度对齐。"
   if kept then
-    return s .. "先去掉它尾部大小为 1 的维度：" .. shape .. " 变成 " .. kept .. "。"
+    return s .. "先去掉它尾部大小为 1 的维度，" .. shape .. " 变成 " .. kept .. "。"
   end
-  return s .. "它没有尾部大小为 1 的维度要去掉。"
+  return s .. "它的尾部没有大小为 1 的维度，不用去掉。"
 end
 
 -- The axes Paddle takes, and the ones valid for these shapes.
 function en.axis_range(max, rule, valid)
   return "Paddle takes an axis from " .. -max .. " to " .. (max - 1) .. ", " .. max ..
-    " being the larger rank, and an axis k below -1 means " .. rule .. ". For these shapes the valid axes are " .. valid .. "."
+    " being the larger rank. An axis k below -1 means " .. rule .. ". For these shapes the valid axes are " .. valid .. "."
 end
 function zh.axis_range(max, rule, valid)
   return "Paddle 的 axis 可取 " .. -max .. " 到 " .. (max - 1) .. "（" .. max ..
-    " 是较大的维度数），小于 -1 的 axis k 表示 " .. rule .. "。对这两个形状，有效的 axis 是 " .. valid .. "。"
+    " 是较大的维度数）。小于 -1 的 axis k 表示 " .. rule .. "。对这两个形状，有效的 axis 是 " .. valid .. "。"
 end
 
 function en.axis_out(axis, mapped, rule_at)
@@ -184,15 +209,15 @@ function zh.axis_in(axis, mapped, rule_at, at)
 end
 
 function en.line_up_axis(y, x, at)
-  return "The first dimension of " .. y .. " lines up with dimension " .. at .. " of " .. x ..
+  return "Dim 0 of " .. y .. " lines up with dim " .. at .. " of " .. x ..
     ", and the dimensions that " .. y .. " does not cover are padded with 1s."
 end
 function zh.line_up_axis(y, x, at)
-  return y .. " 的第一个维度与 " .. x .. " 的第 " .. at .. " 维对齐，" .. y .. " 没有覆盖的维度补 1。"
+  return y .. " 的第 0 维与 " .. x .. " 的第 " .. at .. " 维对齐，" .. y .. " 没有覆盖的维度补 1。"
 end
 
-en.padded = "(1) marks a padded dimension: it counts as size 1."
-zh.padded = "(1) 表示补上的维度：大小算作 1。"
+en.padded = "(1) marks a padded dimension, which counts as size 1."
+zh.padded = "(1) 表示补上的维度，大小算作 1。"
 
 function en.same_rank_bad(x, y, r, axis)
   return x .. " and " .. y .. " have the same rank (" .. r .. ") but different shapes, so the axis must be -1 or 0, which both mean the NumPy rule. Axis " .. axis .. " is not allowed: stop here."
@@ -214,8 +239,8 @@ function zh.same_rank(x, y) return x .. " 和 " .. y .. " 的维度数相同，�
 en.minus_one = "Axis -1 means the NumPy rule."
 zh.minus_one = "axis -1 表示 NumPy 规则。"
 
-en.line_up = "Line the shapes up at their last dimension. A shorter shape gets 1s prepended, marked (1): a dimension an operand does not have counts as 1."
-zh.line_up = "把形状从最后一个维度开始对齐。较短的形状在前面补 1，记作 (1)：张量没有的维度，大小算作 1。"
+en.line_up = "Line the shapes up at their last dimension. A shape of lower rank gets 1s prepended, marked (1). A dimension an operand does not have counts as size 1."
+zh.line_up = "把形状从最后一个维度开始对齐。维度数较少的形状在前面补 1，记作 (1)。张量没有的维度，大小算作 1。"
 
 en.all_scalars = "(every operand is a scalar: there is nothing to align)"
 zh.all_scalars = "（每个张量都是标量：没有要对齐的维度）"
@@ -225,36 +250,37 @@ zh.nothing_to_compare = "（每个张量都是标量：没有要比较的维度�
 -- How the comparison goes: by the NumPy rule, or from the axis START
 -- forward (FROM_MINUS_ONE: the axis -1 became START).
 function en.compare(axis_mode, start, rank, rule)
-  local s = "Compare the sizes in each dimension, "
+  local s
   if not axis_mode then
-    s = s .. "from the last to the first."
+    s = "Compare the sizes dimension by dimension, from the last to the first."
   elseif start == 0 then
-    s = s .. "from the first to the last: with an axis, Paddle compares from the axis forward."
+    s = "Compare the sizes dimension by dimension, from the first to the last. With an axis, Paddle compares from the axis forward."
   else
-    s = s .. "from dim " .. start .. " forward to the last, then the dimensions before dim " .. start ..
-      ": with an axis, Paddle compares from the axis forward" .. (rule and " (for axis -1, " .. rule .. ")" or "") .. "."
+    s = "Compare the sizes from dim " .. start .. " forward to the last, then the dimensions before dim " .. start ..
+      ". With an axis, Paddle compares from the axis forward" .. (rule and " (for axis -1, " .. rule .. ")" or "") .. "."
   end
-  return s .. " Two sizes are compatible when they are equal or one of them is 1; a size of 1 is stretched to the other size."
+  return s .. " In each dimension, the sizes other than 1 must be equal. An operand of size 1 there is stretched to that size." ..
+    " The shapes broadcast only when every dimension does."
 end
 function zh.compare(axis_mode, start, rank, rule)
-  local s = "逐个维度比较大小，"
+  local s
   if not axis_mode then
-    s = s .. "从后往前。"
+    s = "从最后一维开始，从后往前逐个维度比较大小。"
   elseif start == 0 then
-    s = s .. "从前往后：设置了 axis 后，Paddle 从 axis 开始从前向后比较。"
+    s = "从第 0 维开始，从前往后逐个维度比较大小。设置了 axis 后，Paddle 从 axis 开始从前往后比较。"
   else
-    s = s .. "从第 " .. start .. " 维往后比到最后一维，再比第 " .. start ..
-      " 维之前的维度：设置了 axis 后，Paddle 从 axis 开始从前向后比较" .. (rule and "（axis 为 -1 时，" .. rule .. "）" or "") .. "。"
+    s = "先从第 " .. start .. " 维往后比到最后一维，再比第 " .. start ..
+      " 维之前的维度。设置了 axis 后，Paddle 从 axis 开始从前往后比较" .. (rule and "（axis 为 -1 时，" .. rule .. "）" or "") .. "。"
   end
-  return s .. "两个大小相等，或者其中一个是 1，就可以广播；大小为 1 的一方被扩展成另一方的大小。"
+  return s .. "每一维上，不是 1 的大小必须相等。在这一维大小为 1 的张量被扩展成这个大小。每一维都满足，形状才能广播。"
 end
 
 function en.has(name, size) return name .. " has " .. size end
 function zh.has(name, size) return name .. " 是 " .. size end
 function en.has_none(name) return name .. " has none (1)" end
 function zh.has_none(name) return name .. " 没有这一维 (1)" end
-function en.differ(a, b) return a .. " and " .. b .. " differ and neither is 1: no result" end
-function zh.differ(a, b) return a .. " 和 " .. b .. " 不相等，也都不是 1，所以无法广播" end
+function en.differ(a, b) return a .. " and " .. b .. " differ in size and neither is 1, so there is no result" end
+function zh.differ(a, b) return a .. " 和 " .. b .. " 的大小不相等，也都不是 1，所以无法广播" end
 function en.stretched(l, r)
   return en.list(l) .. (#l == 1 and " is" or " are") .. " stretched to " .. r .. ", so the result has " .. r
 end
@@ -267,10 +293,10 @@ function en.dim_line(d, has, what) return "  dim " .. d .. ": " .. table.concat(
 function zh.dim_line(d, has, what) return "  第 " .. d .. " 维：" .. table.concat(has, "，") .. "；" .. what end
 
 function en.cannot(d, a, sa, b, sb)
-  return "The shapes cannot be broadcast: in dim " .. d .. ", " .. a .. " has " .. sa .. " and " .. b .. " has " .. sb .. "."
+  return "The shapes cannot be broadcast, because in dim " .. d .. ", " .. a .. " has " .. sa .. " and " .. b .. " has " .. sb .. "."
 end
 function zh.cannot(d, a, sa, b, sb)
-  return "这两个形状不能广播：第 " .. d .. " 维上 " .. a .. " 是 " .. sa .. "，" .. b .. " 是 " .. sb .. "。"
+  return "这些形状不能广播，因为第 " .. d .. " 维上 " .. a .. " 是 " .. sa .. "，" .. b .. " 是 " .. sb .. "。"
 end
 en.no_axis_works = "No axis value makes these shapes broadcast."
 zh.no_axis_works = "没有哪个 axis 能让这两个形状广播。"
@@ -287,20 +313,20 @@ end
 function en.result(shape, n) return "The result shape is " .. shape .. ": " .. n .. " element" .. (n == 1 and "" or "s") .. "." end
 function zh.result(shape, n) return "结果的形状是 " .. shape .. "，共 " .. n .. " 个元素。" end
 
-en.strides = "The strides say where each operand's elements are as the result is walked: how many elements to move in the operand for one step along a dimension. 0 means the operand is stretched there and reads the same elements again."
-zh.strides = "步长（stride）说明遍历结果时每个张量的元素在哪里：沿某个维度走一步，在该张量里要移动多少个元素。0 表示该张量在这一维被扩展，重复读取同样的元素。"
+en.strides = "A stride is how many elements to move in an operand for one step along a dimension of the result. A stride of 0 means the operand is stretched there, and the same elements are read again."
+zh.strides = "步长（stride）是沿结果的某一维走一步时，在张量里要移动的元素个数。步长为 0 表示该张量在这一维被扩展，同样的元素被重复读取。"
 en.dim, zh.dim = "dim", "维度"
-en.result_row, zh.result_row = "result", "结果"
+en.result_row, zh.result_row = "result size", "结果的大小"
 en.scalar_strides = "(a scalar result has no dimensions, so no strides)"
 zh.scalar_strides = "（标量结果没有维度，也就没有步长）"
 
 function en.inplace(x, shape, fits)
-  return "In place: the result is written into " .. x .. ", so it must have the shape of " .. x .. ", " .. shape .. ". " ..
-    (fits and "It does." or "It does not, and an in-place operation cannot change the shape of its operand.")
+  return "An in-place operation writes the result into " .. x .. ", so the result must have the shape of " .. x .. ", " .. shape .. ". " ..
+    (fits and "Here it has." or "Here it has not, and an in-place operation cannot change the shape of " .. x .. ".")
 end
 function zh.inplace(x, shape, fits)
-  return "原地（in-place，也称原位）运算：结果写回 " .. x .. "，所以结果必须是 " .. x .. " 的形状 " .. shape .. "。" ..
-    (fits and "正是如此。" or "结果不是这个形状。原地运算不能改变 " .. x .. " 的形状。")
+  return "原地（in-place，也称原位）运算把结果写回 " .. x .. "，所以结果的形状必须与 " .. x .. " 相同，即 " .. shape .. "。" ..
+    (fits and "这里结果的形状正是这样。" or "这里结果的形状不同，而原地运算不能改变 " .. x .. " 的形状。")
 end
 
 -- The loops.
@@ -673,11 +699,11 @@ function zh.quant_once(name, inner, at) return name .. " 在 " .. inner .. " 里
 
 -- The elements.
 en.arange = "With --values arange each operand holds its element numbers, NumPy's np.arange(n).reshape(shape), and the kernel computes the result from them. NumPy prints them so:"
-zh.arange = "使用 --values arange 时，每个张量的元素就是它的序号，即 NumPy 的 np.arange(n).reshape(形状)，核函数由它们算出结果。NumPy 这样打印它们："
+zh.arange = "使用 --values arange 时，每个张量的元素等于自己的序号，即 NumPy 的 np.arange(n).reshape(形状)，核函数用这些值算出结果。NumPy 把它们打印成这样："
 function en.arange_result(formula, shape) return "out = " .. formula .. ", shape " .. shape .. ":" end
 function zh.arange_result(formula, shape) return "out = " .. formula .. "，形状 " .. shape .. "：" end
-en.elements = "Every element of the result, with the elements it reads: a stretched dimension reads index 0, and a dimension an operand does not have is left out."
-zh.elements = "结果的每个元素，以及它读取的元素：被扩展的维度读下标 0，张量没有的维度不写。"
+en.elements = "Below are every element of the result and the elements it reads. A stretched dimension reads index 0, and a dimension an operand does not have is left out."
+zh.elements = "下面列出结果的每个元素和它读取的元素。被扩展的维度读下标 0，张量没有的维度不写下标。"
 
 -- The picture's words (explain.svg.lt).
 en.picture = {
@@ -687,16 +713,16 @@ en.picture = {
   title = function(ops) return "Broadcasting " .. ops end,
   by_numpy = " by the NumPy rule",
   by_axis = function(k) return " with Paddle's axis = " .. k end,
-  own = "an element of the operand, where it is in memory",
-  copy = "the same element read again (stride 0): no copy in memory",
+  own = "an element of the operand as it is in memory",
+  copy = "the same element read again (stride 0), with no copy in memory",
   pad = "(1): a dimension the operand does not have, counted as 1",
   numbers = "in each cell, the number of the element in its own operand",
   numbers_arange = "in each cell, its value: an operand's element holds its number (--values arange)",
   conflict = "the sizes in conflict",
   scalars = "Every operand is a scalar, shape (): the result is one element.",
-  grids = "Each shape is drawn as a grid in its aligned position (shapes line up at their last dimension). A dimension of size 1 is stretched: its elements are read again, not copied (faded cells).",
+  grids = "Each shape is drawn as a grid in its aligned position (shapes line up at their last dimension). A dimension of size 1, or padded (1), is stretched: the same elements are read again, not copied (faded cells).",
   slices = function(has, rows_dim, cols_dim, in_rows, in_cols)
-    return has .. ", so each shape is drawn as a grid of 2-D slices: a row of slices for each index of dim " .. rows_dim ..
+    return has .. ", so each shape is drawn as a grid of 2-D slices. There is a row of slices for each index of dim " .. rows_dim ..
       (cols_dim and " and a column for each index of dim " .. cols_dim or "") ..
       ", named at the left" .. (cols_dim and " and on top" or "") .. ". In each slice the rows are dim " .. in_rows ..
       " and the columns dim " .. in_cols .. "."
@@ -721,20 +747,20 @@ en.picture = {
   zero = "The result has a dimension of size 0, so it has no elements (∅); each operand is drawn with its own sizes.",
   mismatch = function(d, a, sa, b, sb)
     return "In dim " .. d .. ", " .. a .. " has " .. sa .. " and " .. b .. " has " .. sb ..
-      ": neither is 1, so the shapes cannot be broadcast and there is no result. Each operand is drawn with its own sizes, aligned."
+      ". Neither is 1, so the shapes cannot be broadcast and there is no result. Each operand is drawn with its own sizes, in its aligned position."
   end,
-  axis = function(k) return "Axis " .. k .. " is not valid for these shapes, so they are not aligned: each operand is drawn with its own shape." end,
-  operands = function(n) return "Paddle's axis is defined for exactly two operands, and " .. n .. " were given: each operand is drawn with its own shape." end,
+  axis = function(k) return "Axis " .. k .. " is not valid for these shapes, so they are not aligned, and each operand is drawn with its own shape." end,
+  operands = function(n) return "Paddle's axis is defined for exactly two operands, and " .. n .. " were given, so each operand is drawn with its own shape." end,
   too_big = "The result would have more than 2^63 − 1 elements, the most a shape may have: there is no kernel.",
   placed = function(y, x, axis, k, trimmed)
     return "Paddle's axis = " .. axis .. (axis ~= k and " (here " .. k .. ")" or "") .. " places " .. y ..
-      " so that its first dimension lines up with dim " .. k .. " of " .. x ..
+      " so that its dim 0 lines up with dim " .. k .. " of " .. x ..
       (trimmed and ", once its trailing 1s are dropped" or "") .. "; (1) marks the dimensions " .. y .. " does not cover."
   end,
-  inplace_ok = function(x) return "In place: the result is written into " .. x .. ", which has the result's shape." end,
+  inplace_ok = function(x) return "An in-place operation writes the result into " .. x .. ", which has the result's shape." end,
   inplace_bad = function(r, x, s)
-    return "In place: the result " .. r .. " would be written into " .. x .. ", whose shape is " .. s ..
-      ": an in-place operation cannot change the shape of its operand."
+    return "An in-place operation would write the result " .. r .. " into " .. x .. ", whose shape is " .. s ..
+      ". An in-place operation cannot change the shape of its operand."
   end,
   some_operands = function(m, n) return m .. " of the " .. n .. " operands are drawn; ⋮ stands for the others." end,
   more = function(n) return n .. " more" end,
@@ -746,18 +772,18 @@ zh.picture = {
   title = function(ops) return "广播 " .. ops end,
   by_numpy = "：NumPy 规则",
   by_axis = function(k) return "：Paddle 的 axis = " .. k end,
-  own = "张量自己的元素，在内存中",
-  copy = "同一个元素被再次读取（步长为 0）：内存中没有副本",
+  own = "张量在内存中实际存放的元素",
+  copy = "同一个元素被重复读取（步长为 0），内存中并没有副本",
   pad = "(1)：张量没有的维度，大小算作 1",
   numbers = "格中的数字：元素在它所属张量中的序号",
   numbers_arange = "格中的数字：元素的值；--values arange 让张量的元素等于它的序号",
   conflict = "冲突的大小",
   scalars = "所有张量都是标量，形状为 ()：结果只有一个元素。",
-  grids = "每个形状按对齐后的位置画成网格（形状从最后一个维度对齐）。大小为 1 的维度被扩展：它的元素被重复读取，并不复制（淡色的格子）。",
+  grids = "每个形状按对齐后的位置画成网格（形状从最后一个维度对齐）。大小为 1 的维度和补上的维度 (1) 都被扩展，其中的元素被重复读取，并不复制（淡色的格子）。",
   slices = function(has, rows_dim, cols_dim, in_rows, in_cols)
-    return has .. "，所以每个形状画成由二维切片组成的网格：维度 " .. rows_dim .. " 的每个下标一行" ..
-      (cols_dim and "，维度 " .. cols_dim .. " 的每个下标一列" or "") .. "，下标写在" .. (cols_dim and "左边和上方" or "左边") ..
-      "。每个切片的行是维度 " .. in_rows .. "，列是维度 " .. in_cols .. "。"
+    return has .. "，所以每个形状画成由二维切片组成的网格。第 " .. rows_dim .. " 维的每个下标占一行" ..
+      (cols_dim and "，第 " .. cols_dim .. " 维的每个下标占一列" or "") .. "，下标写在" .. (cols_dim and "左边和上方" or "左边") ..
+      "。每个切片的行对应第 " .. in_rows .. " 维，列对应第 " .. in_cols .. " 维。"
   end,
   has_rank = function(r, aligned)
     return (aligned and "对齐后的形状有 " or "最大的形状有 ") .. r .. " 个维度"
@@ -776,19 +802,19 @@ zh.picture = {
   no_numbers = "元素太多，格中不写数字。",
   zero = "结果有一个大小为 0 的维度，所以没有元素（∅）；每个张量按自己的大小画出。",
   mismatch = function(d, a, sa, b, sb)
-    return "在维度 " .. d .. " 上，" .. a .. " 是 " .. sa .. "，" .. b .. " 是 " .. sb ..
-      "，都不是 1，所以这些形状不能广播，没有结果。每个张量按自己的大小对齐画出。"
+    return "第 " .. d .. " 维上，" .. a .. " 是 " .. sa .. "，" .. b .. " 是 " .. sb ..
+      "，都不是 1，所以这些形状不能广播，也就没有结果。每个张量按自己的大小画出，并放在对齐后的位置。"
   end,
-  axis = function(k) return "轴 " .. k .. " 对这些形状无效，所以不做对齐：每个张量按自己的形状画出。" end,
-  operands = function(n) return "Paddle 的轴只适用于恰好两个张量，这里有 " .. n .. " 个：每个张量按自己的形状画出。" end,
+  axis = function(k) return "axis " .. k .. " 对这些形状无效，所以不做对齐，每个张量按自己的形状画出。" end,
+  operands = function(n) return "Paddle 的 axis 只适用于恰好两个张量，这里有 " .. n .. " 个，所以每个张量按自己的形状画出。" end,
   too_big = "结果的元素会超过 2^63 − 1 个，超出了形状的上限：不生成核函数。",
   placed = function(y, x, axis, k, trimmed)
     return "Paddle 的 axis = " .. axis .. (axis ~= k and "（即 " .. k .. "）" or "") .. "：" .. (trimmed and "先去掉 " .. y .. " 尾部大小为 1 的维度，再" or "") ..
-      "让 " .. y .. " 的第一个维度与 " .. x .. " 的维度 " .. k .. " 对齐；(1) 标出 " .. y .. " 没有覆盖的维度。"
+      "让 " .. y .. " 的第 0 维与 " .. x .. " 的第 " .. k .. " 维对齐；(1) 标出 " .. y .. " 没有覆盖的维度。"
   end,
-  inplace_ok = function(x) return "原地（in-place，也称原位）运算：结果写回 " .. x .. "，" .. x .. " 的形状与结果相同。" end,
+  inplace_ok = function(x) return "原地（in-place，也称原位）运算把结果写回 " .. x .. "，" .. x .. " 的形状与结果相同。" end,
   inplace_bad = function(r, x, s)
-    return "原地（in-place，也称原位）运算：结果 " .. r .. " 要写回 " .. x .. "，但 " .. x .. " 的形状是 " .. s .. "。原地运算不能改变 " .. x .. " 的形状。"
+    return "原地（in-place，也称原位）运算要把结果 " .. r .. " 写回 " .. x .. "，但 " .. x .. " 的形状是 " .. s .. "。原地运算不能改变 " .. x .. " 的形状。"
   end,
   some_operands = function(m, n) return "共 " .. n .. " 个张量，画出其中 " .. m .. " 个；⋮ 代表其余的。" end,
   more = function(n) return "还有 " .. n .. " 个" end,

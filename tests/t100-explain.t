@@ -100,7 +100,7 @@ for depth in "" rule strides kernel; do
 	"$GEN" --explain ${depth:-rule} x=2,1 y=3 >text 2>>diag || ok=1
 	has_kernel=0 has_strides=0 has_loops=0
 	grep -q 'id="kernel"' page && has_kernel=1
-	grep -q 'The strides say' page && has_strides=1
+	grep -q 'A stride is how many' page && has_strides=1
 	grep -q 'The kernel walks the result' page && has_loops=1
 	echo "depth '${depth:-(default)}': kernel $has_kernel, strides $has_strides, loops $has_loops" >>diag
 	case ${depth:-rule} in
@@ -111,6 +111,29 @@ for depth in "" rule strides kernel; do
 	grep -q "$(tail -n 1 text | sed 's/[][\.*^$]/\\&/g')" page || { echo "the page lacks the text's last line" >>diag; ok=1; }
 done
 check $ok "--explain's depth on a page: rule by default, strides, kernel (the kernel's section only there)" diag
+
+# Where lines break: never inside a word, a number or a Chinese run,
+# nor before closing punctuation (tests/explain/breaks.py reads it off
+# the text), in every golden text and lesson, and in each at --wrap 24
+# and 40 (in both languages: the command's --lang, and the other).
+fresh
+mkdir texts
+for f in "$TESTS"/explain/*.txt "$TESTS"/../examples/teaching/*/*.txt; do
+	cmd=$(head -n 1 "$f")
+	case $cmd in *--wrap*|*--explain*) ;; *) continue ;; esac
+	case $cmd in *"--lang zh"*) other=en ;; *) other=zh ;; esac
+	name=$(echo "$f" | sed 's|.*/\([^/]*/[^/]*\)$|\1|; s|/|-|')
+	cp "$f" "texts/$name"
+	for width in 24 40; do
+		# shellcheck disable=SC2086
+		"$GEN" ${cmd#\$ bcastgen } --wrap $width >"texts/$name.$width" 2>/dev/null
+		# shellcheck disable=SC2086
+		"$GEN" ${cmd#\$ bcastgen } --wrap $width --lang $other >"texts/$name.$width.$other" 2>/dev/null
+	done
+done
+/usr/bin/python3 "$TESTS/explain/breaks.py" texts/* >diag 2>&1
+[ ! -s diag ]
+check $? "lines break only between words, numbers and runs of Chinese, never before closing punctuation" diag
 
 echo "1..$n"
 exit $status
