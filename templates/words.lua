@@ -12,8 +12,9 @@ W = lang == "zh" and zh or en
 -- between them ({space = true}); each unit's width in columns (a CJK
 -- character is two). A unit is a word, a run of CJK (broken inside only
 -- past LONGEST_WORD columns) with the punctuation that closes it, or a
--- number of up to 3 digits glued to its neighbours. NBSP ("\3") is a
--- space no line breaks at: formulas are written with it.
+-- number of up to 3 digits glued to its neighbours. "\3" is a space no
+-- line breaks at: formulas are written with it, and the spaces inside a
+-- unit are kept as it (lay_out spells it).
 local closing, opening = {}, {}
 for _, c in ipairs({"，", "。", "：", "；", "、", "）", "！", "？"}) do closing[c] = true end
 opening["（"] = true
@@ -27,7 +28,7 @@ function word_units(s)
     if ch == " " then
       units[#units + 1] = {space = true}
     elseif ch == "\3" and last and not last.space then
-      last.text, last.width, last.wide, last.closed = last.text .. " ", last.width + 1, false, false
+      last.text, last.width, last.wide, last.closed = last.text .. "\3", last.width + 1, false, false
     elseif last and not last.space and (closing[ch] or not last.closed and (last.open or is_wide == last.wide)
            and (not is_wide or last.width < LONGEST_WORD)) then
       last.text, last.width, last.wide, last.open = last.text .. ch, last.width + (is_wide and 2 or 1), is_wide, opening[ch]
@@ -38,18 +39,18 @@ function word_units(s)
     end
   end
   -- a number of up to 3 digits stays with the word before it ("dim 1",
-  -- "第 1", also "到 2，"), and a number or a formula ending in one
-  -- with Chinese after it ("1 维", "0 .. 127 之内"): the spaces around
-  -- it do not break
+  -- "第 1", "到 2，", "Step 1."), and a number or a formula ending in
+  -- one with the Chinese after it ("1 维", "0 .. 127 之内", "（4 是"):
+  -- the spaces around it do not break
   for i, u in ipairs(units) do
     local number = not u.space and u.text:match("^%-?%d%d?%d?")
     local rest = number and u.text:sub(#number + 1)
     local before, after = units[i - 2], units[i + 2]
-    if number and (rest == "" or closing[rest]) and units[i - 1] and units[i - 1].space and before
+    if number and (rest == "" or closing[rest] or rest:match("^[.,:;)]$")) and units[i - 1] and units[i - 1].space and before
        and not before.closed and not before.text:match("[.:;,]$") then
       units[i - 1].glue = true
     end
-    if not u.space and (rest == "" or u.text:match(" %-?%d%d?%d?$")) and units[i + 1] and units[i + 1].space
+    if not u.space and (rest == "" or u.text:match("[ \3]%-?%d%d?%d?$") or u.text:match("^（%-?%d%d?%d?$")) and units[i + 1] and units[i + 1].space
        and after and not after.space and wide(utf8.codepoint(after.text)) and not closing[after.text:sub(1, 3)] then
       units[i + 1].glue = true
     end
@@ -61,7 +62,7 @@ function word_units(s)
       if u.space then
         last.glue_next = true
       else
-        last.text, last.width, last.glue_next = last.text .. " " .. u.text, last.width + 1 + u.width, false
+        last.text, last.width, last.glue_next = last.text .. "\3" .. u.text, last.width + 1 + u.width, false
         last.wide, last.closed = u.wide, u.closed
       end
     else
@@ -74,7 +75,9 @@ end
 -- The lines of UNITS (word_units) laid out to LIMIT (0: one line) as
 -- MEASURE measures a text, a space between units kept; the first line
 -- starts with FIRST, the others with INDENT. A unit wider than a line
--- stays whole, or, with CUT, is cut where it reaches the end.
+-- stays whole, or, with CUT, is cut where it reaches the end. The
+-- spaces inside units are spaces, or, in a line not laid out (LIMIT 0)
+-- that a page or a slide will break, no-break spaces (U+00A0).
 function lay_out(units, limit, measure, first, indent, cut)
   local lines, line, full, gap = {}, first, false, false
   local used, space = measure(first), measure(" ")
@@ -102,6 +105,7 @@ function lay_out(units, limit, measure, first, indent, cut)
     end
   end
   if full then lines[#lines + 1] = line end
+  for i, l in ipairs(lines) do lines[i] = l:gsub("\3", limit > 0 and " " or "\u{A0}") end
   return lines
 end
 

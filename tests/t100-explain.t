@@ -90,14 +90,14 @@ check $? "README: its list of spec fields is gen/fields.c's table, in order" dif
 
 # --explain's depth: a page's default is rule, and a page shows the
 # kernel's section (id="kernel") only at kernel; its text, the same as
-# the text's at that depth, ends where that depth ends.
+# the text's at that depth (unwrapped), ends where that depth ends.
 fresh
 ok=0
 for depth in "" rule strides kernel; do
 	# shellcheck disable=SC2086
 	"$GEN" --explain $depth --format html x=2,1 y=3 >page 2>>diag || ok=1
 	# shellcheck disable=SC2086
-	"$GEN" --explain ${depth:-rule} x=2,1 y=3 >text 2>>diag || ok=1
+	"$GEN" --explain ${depth:-rule} --wrap 0 x=2,1 y=3 >text 2>>diag || ok=1
 	has_kernel=0 has_strides=0 has_loops=0
 	grep -q 'id="kernel"' page && has_kernel=1
 	grep -q 'A stride is how many' page && has_strides=1
@@ -115,7 +115,9 @@ check $ok "--explain's depth on a page: rule by default, strides, kernel (the ke
 # Where lines break: never inside a word, a number or a Chinese run,
 # nor before closing punctuation (tests/explain/breaks.py reads it off
 # the text), in every golden text and lesson, and in each at --wrap 24
-# and 40 (in both languages: the command's --lang, and the other).
+# and 40 (in both languages: the command's --lang, and the other); and
+# in the lessons' pages, whose prose the browser breaks, a number is
+# held to its word by no-break spaces.
 fresh
 mkdir texts
 for f in "$TESTS"/explain/*.txt "$TESTS"/../examples/teaching/*/*.txt; do
@@ -130,6 +132,9 @@ for f in "$TESTS"/explain/*.txt "$TESTS"/../examples/teaching/*/*.txt; do
 		# shellcheck disable=SC2086
 		"$GEN" ${cmd#\$ bcastgen } --wrap $width --lang $other >"texts/$name.$width.$other" 2>/dev/null
 	done
+done
+for f in "$TESTS"/../examples/teaching/*/*.html; do
+	cp "$f" "texts/$(basename "$(dirname "$f")")-$(basename "$f")"
 done
 /usr/bin/python3 "$TESTS/explain/breaks.py" texts/* >diag 2>&1
 [ ! -s diag ]

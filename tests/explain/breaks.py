@@ -9,7 +9,9 @@ on one line, and exits 1 if there is any:
     - a Chinese run broken at fewer than 32 columns (LONGEST_WORD) with
       Chinese on both sides of the break.
 Reads the files named (each line then starts with the file's name), or
-standard input.
+standard input. A file whose name ends in .html is a page: the breaks
+are the browser's to choose, so its prose (<p class="prose">) must hold
+a no-break space, not a space, on either side of such a number.
 """
 import re
 import sys
@@ -51,9 +53,23 @@ def bad_breaks(text):
     return bad
 
 
+def bad_spaces(page):
+    """The numbers of a page's prose that a browser may break away."""
+    bad = []
+    for para in re.findall(r'<p class="prose">(.*?)</p>', page, re.S):
+        for m in re.finditer(r"[^\s.:;,%s] (-?\d{1,3})(?=[\s,.:;%s]|$)|(?<!\d)(-?\d{1,3}) [\u4e00-\u9fff]"
+                             % (CLOSING, CLOSING), para):
+            bad.append("a space a browser may break at: %r" % para[max(0, m.start() - 10):m.end() + 10])
+    return bad
+
+
+def check(path, text):
+    return bad_spaces(text) if path.endswith(".html") else bad_breaks(text)
+
+
 def main(argv):
     if len(argv) > 1:
-        bad = [p + ": " + line for p in argv[1:] for line in bad_breaks(open(p, encoding="utf-8").read())]
+        bad = [p + ": " + line for p in argv[1:] for line in check(p, open(p, encoding="utf-8").read())]
     else:
         bad = bad_breaks(sys.stdin.read())
     for line in bad:
