@@ -12,13 +12,17 @@ LUA_LIBS = $(shell pkg-config --libs lua5.4)
 JOBS = $(shell nproc 2>/dev/null || echo 2)
 PROVE_FLAGS = -j$(JOBS) --timer
 # Debian packages that the build, the tests and the demo need; the
-# firmware tests' cross compilers and emulators are installed without
-# their recommended packages (FW_DEPS: about 1.4 GB that way).
+# firmware tests' cross compilers and emulators, and emscripten for the
+# playground page (make playground, playground/playground.mk), are
+# installed without their recommended packages (BIG_DEPS: about 1.4 GB
+# and 0.8 GB that way).
 DEPS = gcc g++ clang make cmake ninja-build pkg-config liblua5.4-dev perl python3-numpy \
 	libclang-rt-14-dev valgrind libxnnpack-dev libpthreadpool-dev chromium libxml2-utils \
-	fonts-wqy-microhei libomp-dev libgemmlowp-dev
+	fonts-wqy-microhei libomp-dev libgemmlowp-dev dpkg-dev
 FW_DEPS = gcc-arm-none-eabi libnewlib-arm-none-eabi gcc-riscv64-unknown-elf \
 	qemu-system-arm qemu-system-misc
+PLAYGROUND_DEPS = emscripten
+BIG_DEPS = $(FW_DEPS) $(PLAYGROUND_DEPS)
 # make bench: its extra packages, the cases (ids of bench/cases.txt; empty:
 # all) and the levels (O2: -O2; O3: -O3 -march=native; O3v3: -O3
 # -march=x86-64-v3; empty: O2 O3, and O3v3 where native is x86-64-v4).
@@ -98,23 +102,23 @@ $(O)/tests/%: $(O)/obj/tests/%.o $(CORE_OBJS)
 
 # Install what is missing from Debian; as non-root, say what to install.
 deps:
-	@missing=; fw_missing=; for p in $(DEPS) $(FW_DEPS); do \
+	@missing=; big_missing=; for p in $(DEPS) $(BIG_DEPS); do \
 		dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q ' installed$$' && continue; \
-		case " $(FW_DEPS) " in *" $$p "*) fw_missing="$$fw_missing $$p" ;; \
+		case " $(BIG_DEPS) " in *" $$p "*) big_missing="$$big_missing $$p" ;; \
 		*) missing="$$missing $$p" ;; esac; \
 	done; \
-	[ -z "$$missing$$fw_missing" ] && exit 0; \
+	[ -z "$$missing$$big_missing" ] && exit 0; \
 	if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
-		echo "deps: installing$$missing$$fw_missing"; \
+		echo "deps: installing$$missing$$big_missing"; \
 		apt-get update -qq && \
 		{ [ -z "$$missing" ] || DEBIAN_FRONTEND=noninteractive \
 			apt-get install -y -qq $$missing >/dev/null; } && \
-		{ [ -z "$$fw_missing" ] || DEBIAN_FRONTEND=noninteractive \
-			apt-get install -y -qq --no-install-recommends $$fw_missing >/dev/null; }; \
+		{ [ -z "$$big_missing" ] || DEBIAN_FRONTEND=noninteractive \
+			apt-get install -y -qq --no-install-recommends $$big_missing >/dev/null; }; \
 	else \
-		echo "bcastgen needs these Debian packages:$$missing$$fw_missing"; \
+		echo "bcastgen needs these Debian packages:$$missing$$big_missing"; \
 		[ -z "$$missing" ] || echo "install them with: sudo apt-get install -y$$missing"; \
-		[ -z "$$fw_missing" ] || echo "and: sudo apt-get install -y --no-install-recommends$$fw_missing"; \
+		[ -z "$$big_missing" ] || echo "and: sudo apt-get install -y --no-install-recommends$$big_missing"; \
 		exit 1; \
 	fi
 
@@ -158,8 +162,9 @@ size:
 		$(SIZE_FLAGS)
 
 # The suite in parallel, one job per core, and its wall time; the
-# sanitizer build and the fuzzing harnesses are built first when the
-# compilers can (tests/t9xx skip otherwise, saying why). The tests that
+# sanitizer build, the fuzzing harnesses and the playground page are
+# built first when the compilers can (tests/t9xx and t250 skip
+# otherwise, saying why). The tests that
 # take longest start first (SLOW_TESTS, the longest first, as prove
 # --timer shows them), so that the jobs end together; then the others.
 SLOW_TESTS = tests/t300-kernels.t tests/t600-firmware.t tests/t070-compilers.t \
@@ -171,6 +176,9 @@ test: $(O)/bcastgen $(UNIT_TESTS)
 	@$(MAKE) --no-print-directory asan
 	@if $(HAVE_LIBFUZZER); then $(MAKE) --no-print-directory fuzz-build; \
 	else echo 'make check: no libFuzzer runtime (libclang-rt-14-dev): fuzzing smoke run skipped'; fi
+	@if command -v emcc >/dev/null; then $(MAKE) --no-print-directory -s $(O)/playground/bcastgen.html || \
+		echo 'make check: the playground page did not build (t250 says why)'; \
+	else echo 'make check: no emscripten (make deps installs it): t250 builds or skips the playground'; fi
 	@start=$$(date +%s); \
 	BCASTGEN_O=$(O) GEN=$(O)/bcastgen prove --exec '' $(PROVE_FLAGS) $(ALL_TESTS) $(UNIT_TESTS); \
 	status=$$?; \
@@ -294,3 +302,5 @@ uninstall:
 
 clean:
 	rm -rf $(O)
+
+include playground/playground.mk

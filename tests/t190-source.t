@@ -30,7 +30,7 @@ check $? "no template compares an op, or its operator, with a string" by_string
 
 # the packages: the README's paragraph on make deps, its words in backquotes
 fresh
-make -s -C "$src" --no-print-directory --eval 'deps-list: ; @echo $(DEPS) $(FW_DEPS)' \
+make -s -C "$src" --no-print-directory --eval 'deps-list: ; @echo $(DEPS) $(BIG_DEPS)' \
 	deps-list | tr ' ' '\n' | sort >deps.make
 tr '\n' ' ' <"$src/README.md" | sed -n 's/.*packages that are missing (\([^)]*\)) with apt-get.*/\1/p' \
 	| grep -o '`[^`]*`' | tr -d '`' | tr ' ' '\n' | grep . | sort >deps.readme
