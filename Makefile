@@ -167,10 +167,11 @@ size:
 # otherwise, saying why). The tests that
 # take longest start first (SLOW_TESTS, the longest first, as prove
 # --timer shows them), so that the jobs end together; then the others.
-SLOW_TESTS = tests/t300-kernels.t tests/t600-firmware.t tests/t070-compilers.t \
-	tests/t610-relocations.t tests/t710-quant-kernels.t tests/t310-expr.t tests/t050-runtime.t \
-	tests/t330-stream.t tests/t170-pictures.t tests/t904-asan-sandbox.t \
-	tests/t320-loop-order.t tests/t411-cmake.t tests/t060-limits.t
+SLOW_TESTS = tests/t600-firmware.t tests/t070-compilers.t tests/t170-pictures.t \
+	tests/t610-relocations.t tests/t050-runtime.t tests/t300-kernels.t tests/t310-expr.t \
+	tests/t710-quant-kernels.t tests/t330-stream.t tests/t320-loop-order.t \
+	tests/t904-asan-sandbox.t tests/t903-asan-catalogue.t tests/t411-cmake.t \
+	tests/t250-playground.t tests/t060-limits.t
 ALL_TESTS = $(SLOW_TESTS) $(filter-out $(SLOW_TESTS),$(sort $(wildcard tests/*.t)))
 test: $(O)/bcastgen $(UNIT_TESTS)
 	@$(MAKE) --no-print-directory asan

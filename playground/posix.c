@@ -44,8 +44,11 @@ link(const char *old, const char *new)
 
 	if ((in = open(old, O_RDONLY)) < 0)
 		return -1;
-	if (fstat(in, &st) != 0 || !S_ISREG(st.st_mode)) {
-		err = S_ISDIR(st.st_mode) ? EPERM : errno;
+	if (fstat(in, &st) != 0)
+		err = errno;
+	else if (!S_ISREG(st.st_mode))
+		err = EPERM;
+	if (err != 0) {
 		close(in);
 		errno = err;
 		return -1;

@@ -168,10 +168,20 @@ def worst_cases(scratch):
     kdir = os.path.join(scratch, "k")
     os.mkdir(kdir)
     seen = 0
-    for name, make in patterns():
-        n = 0
+
+    def sizes(pattern):
+        """The largest n of each dtype for PATTERN (each dtype's search
+        starts from the one before), in a probe directory of its own."""
+        probe, found, n = fresh(scratch), [], 0
         for dtype in DTYPES:
-            n = largest(make, dtype, scratch, guess=n)
+            n = largest(pattern[1], dtype, probe, guess=n)
+            found.append((dtype, n))
+        return found
+    # the searches run bcastgen hundreds of times: two patterns at a time
+    with concurrent.futures.ThreadPoolExecutor(2) as pool:
+        searched = list(pool.map(sizes, patterns()))
+    for (name, make), found in zip(patterns(), searched):
+        for dtype, n in found:
             if n == 0:
                 continue
             seen += 1

@@ -34,7 +34,7 @@ float operand of an integer kernel holds only values in the kernel's
 range (NumPy leaves the others undefined).
 
 Usage: kernels_oracle.py GEN        (run with /usr/bin/python3)
-Env:   BCAST_KERNELS_N     number of cases (default 2400)
+Env:   BCAST_KERNELS_N     number of cases (default 1200; make check-quick 100)
        BCAST_KERNELS_SEED  corpus seed (default 20240611)
        BCAST_KERNELS_JOBS  parallel jobs (default 2)
        BCAST_KERNELS_KEEP  keep the scratch directory if set (path printed)
@@ -1284,7 +1284,7 @@ def check_case(c, odir, outdata):
 def main():
     gen = sys.argv[1] if len(sys.argv) > 1 else "build/bcastgen"
     gen = os.path.abspath(gen)
-    n = int(os.environ.get("BCAST_KERNELS_N", "2400"))
+    n = int(os.environ.get("BCAST_KERNELS_N", "1200"))
     seed = int(os.environ.get("BCAST_KERNELS_SEED", "20240611"))
     jobs = max(1, int(os.environ.get("BCAST_KERNELS_JOBS", "2")))
     cc = os.environ.get("BCAST_KERNELS_CC") or "gcc"

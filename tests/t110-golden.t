@@ -22,6 +22,12 @@ for args in "$TESTS"/golden/*.args; do
 			check 1 "$name.$ext matches the golden file" diff
 		fi
 	done
+	if [ -n "$BCASTGEN_SANITIZED" ]; then
+		for what in "with gcc -Werror" "with clang -Werror" "as C++11 with g++ -Werror"; do
+			n=$((n + 1)); echo "ok $n # skip $name.c compiles $what: checked by t110 on the same bytes"
+		done
+		continue
+	fi
 	for cc in gcc clang; do
 		if command -v $cc >/dev/null; then
 			# shellcheck disable=SC2086

@@ -11,10 +11,14 @@ library alone.
         prints one line:
             OK FILE WxH
         or  BAD FILE WxH: why
-        A picture is BAD when it is drawn below its natural width, when
-        its right edge is past the window and no frame of its own scrolls
-        it there, when the page scrolls sideways, or when the pixels of
-        its box hold no ink or no colour (a blank or unstyled picture).
+        A file is BAD when it does not parse (an .xhtml copy of a page is
+        read as XML), and a picture when it is drawn below its natural
+        width, when its right edge is past the window and no frame of
+        its own scrolls it there, when the page scrolls sideways, when
+        what it draws (its bounding box, text measured in the fonts the
+        browser chose) passes the width and height it declares, or when
+        the pixels of its box hold too little ink or no colour (blank or
+        unstyled).
 
 The browser runs in a private profile under SHOTS; exits 2 with a message
 when the browser does not answer within 60 seconds a step.
@@ -37,18 +41,25 @@ STEP_SECONDS = 60
 MEASURE = r"""
 (function () {
   var svg = document.querySelector("#picture svg") || document.documentElement;
-  var natural = parseFloat(svg.getAttribute("width"));
+  var natural = parseFloat(svg.getAttribute("width")), tall = parseFloat(svg.getAttribute("height"));
   var r = svg.getBoundingClientRect(), frame = document.getElementById("picture");
   var root = document.scrollingElement || document.documentElement;
   var why = "";
-  if (!(natural > 0)) why = "no picture";
+  if (document.getElementsByTagName("parsererror").length) why = "a parse error";
+  else if (!(natural > 0)) why = "no picture";
   else if (r.width < natural - 0.5) why = "scaled to " + r.width + " of " + natural;
   else if (r.right > innerWidth + 0.5 && !(frame && frame.scrollWidth > frame.clientWidth
            && /auto|scroll/.test(getComputedStyle(frame).overflowX)))
     why = "cut off: right edge " + r.right + " in a window of " + innerWidth;
   else if (root.scrollWidth > innerWidth + 0.5)
     why = "the page scrolls sideways: " + root.scrollWidth + " wide in " + innerWidth;
-  var box = frame && r.right > innerWidth ? frame.getBoundingClientRect() : r;
+  else {
+    var b = svg.getBBox();
+    if (b.x < -0.5 || b.y < -0.5 || b.x + b.width > natural + 0.5 || b.y + b.height > tall + 0.5)
+      why = "drawn outside its " + natural + "x" + tall + " box: (" + b.x + "," + b.y + ") " +
+            b.width + "x" + b.height;
+  }
+  var box = r.right <= innerWidth || !frame ? r : frame.getBoundingClientRect();
   return JSON.stringify({why: why, x: box.left + scrollX, y: box.top + scrollY,
                          w: Math.min(box.width, innerWidth - box.left), h: box.height});
 })()
@@ -147,13 +158,12 @@ class Browser:
 
 
 def ink_of(data):
-    """(share of inked pixels, coloured pixels) of a PNG's bytes."""
+    """png.ink of a PNG's bytes, with the image's size in front."""
     with tempfile.NamedTemporaryFile(suffix=".png") as f:
         f.write(data)
         f.flush()
         width, height, rows = png.read(f.name)
-    n, _, _, _, _, colour = png.ink(rows, 0, 0, width, height)
-    return n / float(max(1, width * height)), colour
+    return (width, height) + png.ink(rows, 0, 0, width, height)
 
 
 def see(browser, path, width, height, shots):
@@ -168,9 +178,9 @@ def see(browser, path, width, height, shots):
     # The picture's box, small: is anything drawn in it?
     scale = min(1.0, 160.0 / max(1.0, got["w"]))
     clip = dict(x=got["x"], y=got["y"], width=got["w"], height=got["h"], scale=scale)
-    share, colour = ink_of(browser.shoot(clip=clip, captureBeyondViewport=True))
-    if share < 0.01 or colour < 20:
-        return "blank: %.1f%% of its box inked, %d coloured pixels" % (100 * share, colour)
+    w, h, n, _, _, _, _, colour = ink_of(browser.shoot(clip=clip, captureBeyondViewport=True))
+    if n < 0.01 * w * h or colour < 20:
+        return "blank: %d of its %dx%d pixels inked, %d coloured" % (n, w, h, colour)
     return ""
 
 
