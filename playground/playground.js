@@ -16,8 +16,9 @@
  *                                      in #explain-error)
  *   3. bcastgen W' [--explain D] [--lang L] [--format svg]
  *                                   -> #picture (stdout, when it is an
- *                                      SVG picture; stderr in
- *                                      #picture-error)
+ *                                      SVG picture; stdout as text in
+ *                                      the hidden #picture-source;
+ *                                      stderr in #picture-error)
  *
  * D and L are the depth and language controls. Each bracketed option is
  * added only when no word of W is that option (the word itself, or it
@@ -353,10 +354,14 @@
 		return "";
 	}
 
-	/* Put the SVG text into #picture, as SVG, without scripts or handlers. */
+	/*
+	 * Put the SVG text into #picture, as SVG, without scripts or handlers;
+	 * the text itself, as the generator wrote it, in #picture-source.
+	 */
 	function showPicture(text) {
 		var box = $("picture");
 
+		$("picture-source").textContent = text;
 		box.textContent = "";
 		if (!/^<svg[\s>]/.test(text))
 			return;

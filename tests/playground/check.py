@@ -70,6 +70,22 @@ def with_defaults(words, add):
     return out
 
 
+FILE_OPTIONS = ("-o", "--output", "-M", "--depfile", "-MT", "--depfile-target")
+
+
+def without_files(words):
+    """WORDS without the options that name files to write, nor --timings."""
+    out, skip = [], False
+    for w in words:
+        if skip:
+            skip = False
+        elif w in FILE_OPTIONS:
+            skip = True
+        elif w != "--timings" and not (w.startswith("--") and w.split("=")[0] in FILE_OPTIONS):
+            out.append(w)
+    return out
+
+
 def run_gen(gen, words, work, spec=None):
     """GEN WORDS in a fresh empty directory: (stdout, stderr, status, .c, .h)."""
     d = tempfile.mkdtemp(dir=work)
@@ -101,8 +117,10 @@ def expected(gen, words, lang, depth, work):
     out, err, status, c, h = run_gen(gen, words, work)
     explain = with_defaults(words, [("--explain", depth), ("--lang", lang)])
     text = out if explain == words else run_gen(gen, explain, work)[0]
+    svg = run_gen(gen, with_defaults(without_files(words), [("--explain", depth), ("--lang", lang),
+                                                          ("--format", "svg")]), work)[0]
     return {"kernel": c, "header": h, "explain": text, "error": err, "status": status,
-            "output": out}
+            "output": out, "picture-source": svg}
 
 
 # --- the cases ---------------------------------------------------------------
@@ -240,7 +258,7 @@ SHOW = """(function (lang, depth, words, spec) {
   return bcastgenPlayground.settled().then(function () {
     var r = {words: bcastgenPlayground.split(words).words || null,
              svg: !!$("picture").querySelector("svg")};
-    ["kernel", "header", "explain", "error", "status", "output"].forEach(function (id) {
+    ["kernel", "header", "explain", "error", "status", "output", "picture-source"].forEach(function (id) {
       r[id] = $(id).textContent;
     });
     return JSON.stringify(r);
@@ -361,7 +379,8 @@ def main():
     with open(os.path.join(shots, "en-1200x900.png"), "wb") as f:
         shot = browser.shoot()
         f.write(shot)
-    share, colour = browse.ink_of(shot)
+    w, h, inked, _, _, _, _, colour = browse.ink_of(shot)
+    share = inked / float(max(1, w * h))
     tap(share > 0.02 and colour > 20,
         "a screenshot at 1200x900 is not blank (%.1f%% inked, %d coloured pixels)"
         % (100 * share, colour))
@@ -400,7 +419,8 @@ def main():
     with open(os.path.join(shots, "zh-1200x900.png"), "wb") as f:
         shot = browser.shoot()
         f.write(shot)
-    share, colour = browse.ink_of(shot)
+    w, h, inked, _, _, _, _, colour = browse.ink_of(shot)
+    share = inked / float(max(1, w * h))
     tap(share > 0.02 and colour > 20,
         "a screenshot in Chinese at 1200x900 is not blank (%.1f%% inked, %d coloured pixels)"
         % (100 * share, colour))
@@ -434,6 +454,11 @@ def main():
             bad.insert(0, "the page splits it into %r, sh into %r" % (got["words"], words))
         if got["output"] != want["output"]:
             bad.append("#output differs")
+        if got["picture-source"] != want["picture-source"]:
+            bad.append("the picture differs: page %r, bcastgen %r"
+                       % (got["picture-source"][:200], want["picture-source"][:200]))
+        if got["svg"] != want["picture-source"].startswith("<svg"):
+            bad.append("#picture %s an SVG picture" % ("holds" if got["svg"] else "lacks"))
         tap(not bad, "%s (%s, --explain %s): %s" % (name, lang, depth, line), "\n".join(bad))
 
     # no request but the page itself
