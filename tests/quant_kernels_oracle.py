@@ -12,7 +12,7 @@ scale texts, given to both: the oracle's float32() and bcastgen each
 round them once to float32).
 
 The kernels:
-  - random parameter sets (QUANT_KERNEL_SETS, default 100, that the
+  - random parameter sets (QUANT_KERNEL_SETS, default 200, that the
     oracle accepts): the first 48 go through every op x dtype x rounding
     x activation, in a shuffled order, the others are drawn at random;
     scales log-uniform over 1e-6 .. 1e3 as "%.9g" texts, zero points
@@ -76,7 +76,7 @@ compiler or this machine cannot build or run it, as the sanitizer build
 is.
 
 Usage: quant_kernels_oracle.py GEN   (with /usr/bin/python3; or main(GEN))
-Env:   QUANT_KERNEL_SETS   random parameter sets (default 100)
+Env:   QUANT_KERNEL_SETS   random parameter sets (default 200)
        QUANT_KERNEL_SEED   seed (default 7101)
        QUANT_KERNEL_JOBS   parallel jobs (default 2)
        QUANT_KERNEL_CC     the C compiler (default cc)
@@ -1070,7 +1070,7 @@ def main(gen=None):
     if gen is None:
         gen = sys.argv[1] if len(sys.argv) > 1 else os.environ.get("GEN", "build/bcastgen")
     gen = os.path.abspath(gen)
-    nsets = int(os.environ.get("QUANT_KERNEL_SETS", "100"))
+    nsets = int(os.environ.get("QUANT_KERNEL_SETS", "200"))
     seed = int(os.environ.get("QUANT_KERNEL_SEED", "7101"))
     jobs = max(1, int(os.environ.get("QUANT_KERNEL_JOBS", "2")))
     cc = os.environ.get("QUANT_KERNEL_CC") or "cc"

@@ -8,7 +8,7 @@ under ASan+UBSan, and where this machine runs them at -O3 for x86-64-v3
 and -v4 (bc_quant.h's AVX2 and AVX-512 lines); the parameter sets TFLM
 refuses and bad command lines refused. See quant_kernels_oracle.py.
 
-GEN is the generator (default build/bcastgen); QUANT_KERNEL_SETS (100),
+GEN is the generator (default build/bcastgen); QUANT_KERNEL_SETS (200),
 QUANT_KERNEL_SEED, QUANT_KERNEL_JOBS (2), QUANT_KERNEL_CC (cc),
 QUANT_KERNEL_CFLAGS, QUANT_KERNEL_KEEP, QUANT_KERNEL_TIMEOUT as the
 driver reads them.
