@@ -407,7 +407,7 @@
 	function label() {
 		var t = TEXT[lang()], els = document.querySelectorAll("[data-text]");
 
-		document.documentElement.lang = lang() === "zh" ? "zh-Hans" : "en";
+		document.documentElement.lang = lang() === "zh" ? "zh-CN" : "en";
 		document.title = t.title;
 		for (var i = 0; i < els.length; i++)
 			els[i].textContent = t[els[i].getAttribute("data-text")];

@@ -91,8 +91,10 @@ class Browser:
             os.dup2(to_browser, 3)
             os.dup2(from_browser, 4)
 
+        # no background work: updates, sync, extensions, sound
         args = [chromium, "--headless", "--disable-gpu", "--hide-scrollbars",
-                "--force-device-scale-factor=1", "--no-first-run",
+                "--force-device-scale-factor=1", "--no-first-run", "--disable-background-networking",
+                "--disable-component-update", "--disable-sync", "--disable-extensions", "--mute-audio",
                 "--allow-file-access-from-files", "--remote-debugging-pipe",
                 "--user-data-dir=" + profile, "about:blank"]
         if os.getuid() == 0:
