@@ -71,6 +71,15 @@ path_without_bcastgen() {
 	)
 }
 
+# build_dir: make check's build directory (BCASTGEN_O, build by default),
+# absolute.
+build_dir() {
+	case ${BCASTGEN_O:-build} in
+	/*) printf '%s\n' "$BCASTGEN_O" ;;
+	*) printf '%s\n' "$TESTS/../${BCASTGEN_O:-build}" ;;
+	esac
+}
+
 # svg_size FILE.svg WHAT: the picture's width or height (WHAT), in pixels,
 # as its <svg> element declares it.
 svg_size() {

@@ -148,7 +148,7 @@ for example in seed000-larger-size:en seed001-channel-bias:zh seed000-axis-y3:en
 	done
 	cp "seeds/$name.html" "seeds/$name.xhtml"
 done
-case ${BCASTGEN_O:-build} in /*) shots=$BCASTGEN_O/lesson-shots ;; *) shots=$TESTS/../${BCASTGEN_O:-build}/lesson-shots ;; esac
+shots=$(build_dir)/lesson-shots
 rm -rf "$shots"
 files=$(ls lessons/*/*.html lessons/*/*.svg seeds/*)
 # shellcheck disable=SC2086

@@ -37,7 +37,7 @@ fi
 # that the page's flags, which name it, are make playground's; the binary
 # under test is not remade (-o) while other tests run it.
 O=${BCASTGEN_O:-build}
-case $O in /*) page=$O/playground/bcastgen.html ;; *) page=$top/$O/playground/bcastgen.html ;; esac
+page=$(build_dir)/playground/bcastgen.html
 if ! { make -s -C "$top" O="$O" playground-deps &&
 	make -s -C "$top" O="$O" -o "$O/bcastgen" "$O/playground/bcastgen.html"; } >build.log 2>&1; then
 	if ! command -v emcc >/dev/null 2>&1; then

@@ -30,7 +30,6 @@ import os
 import select
 import subprocess
 import sys
-import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import png  # noqa: E402
@@ -161,10 +160,7 @@ class Browser:
 
 def ink_of(data):
     """png.ink of a PNG's bytes, with the image's size in front."""
-    with tempfile.NamedTemporaryFile(suffix=".png") as f:
-        f.write(data)
-        f.flush()
-        width, height, rows = png.read(f.name)
+    width, height, rows = png.decode(data, "a screenshot")
     return (width, height) + png.ink(rows, 0, 0, width, height)
 
 

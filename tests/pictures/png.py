@@ -37,7 +37,11 @@ def paeth(a, b, c):
 def read(path):
     """Return (width, height, rows): rows a list of lists of (r, g, b)."""
     with open(path, "rb") as f:
-        data = f.read()
+        return decode(f.read(), path)
+
+
+def decode(data, path="the image"):
+    """read's answer for the bytes DATA of a PNG file (named PATH)."""
     if data[:8] != b"\x89PNG\r\n\x1a\n":
         fail("%s: not a PNG file" % path)
     pos, idat, palette, trns = 8, [], None, None
